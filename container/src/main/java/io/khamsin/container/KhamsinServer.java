@@ -1,0 +1,253 @@
+package io.khamsin.container;
+
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.unix.UnixChannelOption;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.server.reactive.HttpHandler;
+
+import io.khamsin.container.engine.ConnectionRegistry;
+import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.guard.GuardCounters;
+import io.khamsin.container.http1.Http1ChannelInitializer;
+import io.khamsin.container.transport.ResolvedTransport;
+import io.khamsin.container.transport.TransportResolver;
+
+/**
+ * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1 on Netty, with one event loop (reactor)
+ * per configured core. Usable without Spring Boot:
+ *
+ * <pre class="code">
+ * KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().port(8080).build(), handler);
+ * server.start();
+ * </pre>
+ *
+ * A server can be started again after {@link #stop()}.
+ */
+public final class KhamsinServer {
+
+	private static final Logger logger = LoggerFactory.getLogger(KhamsinServer.class);
+
+	private final KhamsinServerConfig config;
+
+	private final HttpHandler handler;
+
+	private final GuardCounters guards = new GuardCounters();
+
+	private final ConnectionRegistry connections;
+
+	private Running running;
+
+	private KhamsinServer(KhamsinServerConfig config, HttpHandler handler) {
+		this.config = config;
+		this.handler = handler;
+		this.connections = new ConnectionRegistry(config.maxConnections());
+	}
+
+	/**
+	 * Create a server, not yet started.
+	 * @param config the configuration
+	 * @param handler the handler that answers every request
+	 * @return the server
+	 */
+	public static KhamsinServer create(KhamsinServerConfig config, HttpHandler handler) {
+		if (config == null) {
+			throw new IllegalArgumentException("config must not be null");
+		}
+		if (handler == null) {
+			throw new IllegalArgumentException("handler must not be null");
+		}
+		return new KhamsinServer(config, handler);
+	}
+
+	/**
+	 * Bind the listeners and start serving. Does nothing if already started.
+	 * @throws PortInUseException if the port is taken
+	 * @throws IllegalStateException if the configured transport is not available or binding fails otherwise
+	 */
+	public synchronized void start() {
+		if (this.running != null) {
+			return;
+		}
+		ResolvedTransport transport = TransportResolver.resolve(this.config.transport());
+		if (transport.fallbackReason() != null) {
+			logger.info("khamsin runs on {} ({})", transport.name(), transport.fallbackReason());
+		}
+		ListenerMode listener = this.config.listener();
+		if (listener == ListenerMode.REUSEPORT && !transport.reusePortSupported()) {
+			logger.info("khamsin.listener=reuseport needs io_uring or epoll; {} listens on one shared socket",
+					transport.name());
+			listener = ListenerMode.SHARED;
+		}
+		this.connections.reset();
+		EventLoopGroup group = new MultiThreadIoEventLoopGroup(this.config.reactors(),
+				new DefaultThreadFactory("khamsin-reactor", true), transport.ioHandlerFactory());
+		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards);
+		List<Channel> listeners = new ArrayList<>();
+		try {
+			if (listener == ListenerMode.REUSEPORT) {
+				int port = this.config.port();
+				for (Iterator<?> it = group.iterator(); it.hasNext();) {
+					EventLoop loop = (EventLoop) it.next();
+					Channel channel = bind(bootstrap(transport, loop, context).option(UnixChannelOption.SO_REUSEPORT, true), port);
+					listeners.add(channel);
+					port = ((InetSocketAddress) channel.localAddress()).getPort();
+				}
+			}
+			else {
+				listeners.add(bind(bootstrap(transport, group, context), this.config.port()));
+			}
+		}
+		catch (RuntimeException ex) {
+			listeners.forEach(Channel::close);
+			group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+			throw ex;
+		}
+		this.running = new Running(group, listeners, transport, listener);
+		logger.info("khamsin started on {}", describe());
+	}
+
+	private ServerBootstrap bootstrap(ResolvedTransport transport, EventLoopGroup group, ServerContext context) {
+		ServerBootstrap bootstrap = new ServerBootstrap().group(group, group)
+			.channel(transport.serverChannelClass())
+			.option(ChannelOption.SO_BACKLOG, 1024)
+			.option(ChannelOption.SO_REUSEADDR, true)
+			.childOption(ChannelOption.TCP_NODELAY, true)
+			.childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+			.childHandler(new Http1ChannelInitializer(context));
+		for (KhamsinServerCustomizer customizer : this.config.customizers()) {
+			customizer.customize(bootstrap);
+		}
+		return bootstrap;
+	}
+
+	private Channel bind(ServerBootstrap bootstrap, int port) {
+		InetSocketAddress address = (this.config.address() != null)
+				? new InetSocketAddress(this.config.address(), port) : new InetSocketAddress(port);
+		try {
+			return bootstrap.bind(address).syncUninterruptibly().channel();
+		}
+		catch (Exception ex) {
+			if (ex instanceof BindException || ex.getCause() instanceof BindException
+					|| String.valueOf(ex.getMessage()).contains("Address already in use")) {
+				throw new PortInUseException(port, ex);
+			}
+			throw new IllegalStateException("khamsin could not bind " + address + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Start a graceful shutdown: stop accepting, let in-flight requests finish, close idle connections. The
+	 * returned future completes with {@link ShutdownResult#IDLE} once every connection has closed, or with
+	 * {@link ShutdownResult#REQUESTS_ACTIVE} if {@link #stop()} is called first.
+	 * @return the outcome
+	 */
+	public CompletableFuture<ShutdownResult> shutdownGracefully() {
+		Running running;
+		synchronized (this) {
+			running = this.running;
+		}
+		if (running == null) {
+			return CompletableFuture.completedFuture(ShutdownResult.IDLE);
+		}
+		for (Channel listener : running.listeners()) {
+			listener.close().syncUninterruptibly();
+		}
+		logger.info("khamsin is shutting down gracefully: waiting for {} open connection(s)", this.connections.open());
+		return this.connections.drain();
+	}
+
+	/**
+	 * Stop at once: close the listeners and every connection and release the reactors. Does nothing if not
+	 * started. Never waits on a handler.
+	 */
+	public synchronized void stop() {
+		Running running = this.running;
+		if (running == null) {
+			return;
+		}
+		this.running = null;
+		for (Channel listener : running.listeners()) {
+			listener.close();
+		}
+		this.connections.closeAll();
+		running.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+	}
+
+	/** @return whether the server is started */
+	public synchronized boolean isRunning() {
+		return this.running != null;
+	}
+
+	/**
+	 * The port the server listens on.
+	 * @return the port, or {@code -1} when not started
+	 */
+	public synchronized int port() {
+		Running running = this.running;
+		if (running == null) {
+			return -1;
+		}
+		return ((InetSocketAddress) running.listeners().get(0).localAddress()).getPort();
+	}
+
+	/**
+	 * What the server runs, as in its start log line: port, protocols, reactors, transport and listener mode,
+	 * e.g. {@code port 8080 (http/1.1) with 2 reactors (io_uring, reuseport)}.
+	 * @return the description, or {@code "not started"}
+	 */
+	public synchronized String describe() {
+		Running running = this.running;
+		if (running == null) {
+			return "not started";
+		}
+		int reactors = this.config.reactors();
+		return "port " + port() + " (http/1.1) with " + reactors + ((reactors == 1) ? " reactor (" : " reactors (")
+				+ running.transport().name() + ", " + running.listener().displayName() + ")";
+	}
+
+	/** @return the configuration */
+	public KhamsinServerConfig config() {
+		return this.config;
+	}
+
+	/** @return the transport the server runs on, or {@code null} when not started */
+	public synchronized ResolvedTransport transport() {
+		return (this.running != null) ? this.running.transport() : null;
+	}
+
+	/** @return the listener mode in force, or {@code null} when not started */
+	public synchronized ListenerMode listenerMode() {
+		return (this.running != null) ? this.running.listener() : null;
+	}
+
+	/** @return the open connections and their counts */
+	public ConnectionRegistry connections() {
+		return this.connections;
+	}
+
+	/** @return the counts of each guard */
+	public GuardCounters guards() {
+		return this.guards;
+	}
+
+	private record Running(EventLoopGroup group, List<Channel> listeners, ResolvedTransport transport,
+			ListenerMode listener) {
+	}
+
+}

@@ -1,0 +1,254 @@
+package io.khamsin.container;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in
+ * {@link Builder}; {@link #defaults()} is a server on an ephemeral port with all defaults.
+ *
+ * @param address the address to bind, or {@code null} for every local address
+ * @param port the port to bind, {@code 0} for an ephemeral port
+ * @param reactors the number of event loops (reactors)
+ * @param transport the I/O transport
+ * @param listener the listener mode
+ * @param maxInitialLineLength the longest request line accepted (longer: 414)
+ * @param maxHeaderSize the largest request head accepted, in bytes (larger: 431)
+ * @param idleTimeout how long a keep-alive connection may stay idle between requests before it is closed
+ * @param headerReadTimeout how long a client may take to send a request head (slower: 408 and close)
+ * @param bodyReadTimeout how long a request body may stall with no bytes while the handler waits for it
+ * (slower: 408 and close)
+ * @param maxConnections the most connections open at once; new ones beyond it are closed at once
+ * @param maxRequestBodySize the largest request body accepted in bytes (larger: 413), or {@code -1} for no limit
+ * @param serverHeader the value of the {@code Server} response header, or {@code null} for none
+ * @param customizers customizers of the Netty bootstrap, applied in order
+ */
+public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
+		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
+		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
+		String serverHeader, List<KhamsinServerCustomizer> customizers) {
+
+	/** Default number of reactors: one per available processor. */
+	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
+
+	/** Default longest request line, in bytes. */
+	public static final int DEFAULT_MAX_INITIAL_LINE_LENGTH = 4096;
+
+	/** Default largest request head, in bytes (Spring Boot's {@code server.max-http-request-header-size}). */
+	public static final int DEFAULT_MAX_HEADER_SIZE = 8 * 1024;
+
+	/** Default idle keep-alive timeout. */
+	public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
+	/** Default time allowed to receive a request head. */
+	public static final Duration DEFAULT_HEADER_READ_TIMEOUT = Duration.ofSeconds(10);
+
+	/** Default time a request body may stall. */
+	public static final Duration DEFAULT_BODY_READ_TIMEOUT = Duration.ofSeconds(30);
+
+	/** Default maximum of open connections. */
+	public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+
+	/** Default maximum request body size: no limit, as on Spring Boot's other containers. */
+	public static final long DEFAULT_MAX_REQUEST_BODY_SIZE = -1;
+
+	public KhamsinServerConfig {
+		if (port < 0 || port > 65535) {
+			throw new IllegalArgumentException("port must be between 0 and 65535, was " + port);
+		}
+		requirePositive("reactors", reactors);
+		requirePositive("maxInitialLineLength", maxInitialLineLength);
+		requirePositive("maxHeaderSize", maxHeaderSize);
+		requirePositive("maxConnections", maxConnections);
+		if (maxRequestBodySize < -1) {
+			throw new IllegalArgumentException("maxRequestBodySize must be -1 (no limit) or >= 0, was " + maxRequestBodySize);
+		}
+		if (transport == null) {
+			throw new IllegalArgumentException("transport must not be null");
+		}
+		if (listener == null) {
+			throw new IllegalArgumentException("listener must not be null");
+		}
+		requirePositive("idleTimeout", idleTimeout);
+		requirePositive("headerReadTimeout", headerReadTimeout);
+		requirePositive("bodyReadTimeout", bodyReadTimeout);
+		customizers = List.copyOf(customizers);
+	}
+
+	private static void requirePositive(String name, int value) {
+		if (value <= 0) {
+			throw new IllegalArgumentException(name + " must be positive, was " + value);
+		}
+	}
+
+	private static void requirePositive(String name, Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException(name + " must be a positive duration, was " + value);
+		}
+	}
+
+	/**
+	 * A configuration with every default, on an ephemeral port.
+	 * @return the default configuration
+	 */
+	public static KhamsinServerConfig defaults() {
+		return builder().build();
+	}
+
+	/**
+	 * A builder holding every default.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * A builder initialized from this configuration.
+	 * @return a new builder
+	 */
+	public Builder toBuilder() {
+		Builder builder = new Builder();
+		builder.address = this.address;
+		builder.port = this.port;
+		builder.reactors = this.reactors;
+		builder.transport = this.transport;
+		builder.listener = this.listener;
+		builder.maxInitialLineLength = this.maxInitialLineLength;
+		builder.maxHeaderSize = this.maxHeaderSize;
+		builder.idleTimeout = this.idleTimeout;
+		builder.headerReadTimeout = this.headerReadTimeout;
+		builder.bodyReadTimeout = this.bodyReadTimeout;
+		builder.maxConnections = this.maxConnections;
+		builder.maxRequestBodySize = this.maxRequestBodySize;
+		builder.serverHeader = this.serverHeader;
+		builder.customizers.addAll(this.customizers);
+		return builder;
+	}
+
+	/**
+	 * Builds a {@link KhamsinServerConfig}; each field starts at its default.
+	 */
+	public static final class Builder {
+
+		private InetAddress address;
+
+		private int port = 0;
+
+		private int reactors = DEFAULT_REACTORS;
+
+		private Transport transport = Transport.AUTO;
+
+		private ListenerMode listener = ListenerMode.REUSEPORT;
+
+		private int maxInitialLineLength = DEFAULT_MAX_INITIAL_LINE_LENGTH;
+
+		private int maxHeaderSize = DEFAULT_MAX_HEADER_SIZE;
+
+		private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+
+		private Duration headerReadTimeout = DEFAULT_HEADER_READ_TIMEOUT;
+
+		private Duration bodyReadTimeout = DEFAULT_BODY_READ_TIMEOUT;
+
+		private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+
+		private long maxRequestBodySize = DEFAULT_MAX_REQUEST_BODY_SIZE;
+
+		private String serverHeader;
+
+		private final List<KhamsinServerCustomizer> customizers = new ArrayList<>();
+
+		private Builder() {
+		}
+
+		public Builder address(InetAddress address) {
+			this.address = address;
+			return this;
+		}
+
+		public Builder port(int port) {
+			this.port = port;
+			return this;
+		}
+
+		public Builder reactors(int reactors) {
+			this.reactors = reactors;
+			return this;
+		}
+
+		public Builder transport(Transport transport) {
+			this.transport = transport;
+			return this;
+		}
+
+		public Builder listener(ListenerMode listener) {
+			this.listener = listener;
+			return this;
+		}
+
+		public Builder maxInitialLineLength(int maxInitialLineLength) {
+			this.maxInitialLineLength = maxInitialLineLength;
+			return this;
+		}
+
+		public Builder maxHeaderSize(int maxHeaderSize) {
+			this.maxHeaderSize = maxHeaderSize;
+			return this;
+		}
+
+		public Builder idleTimeout(Duration idleTimeout) {
+			this.idleTimeout = idleTimeout;
+			return this;
+		}
+
+		public Builder headerReadTimeout(Duration headerReadTimeout) {
+			this.headerReadTimeout = headerReadTimeout;
+			return this;
+		}
+
+		public Builder bodyReadTimeout(Duration bodyReadTimeout) {
+			this.bodyReadTimeout = bodyReadTimeout;
+			return this;
+		}
+
+		public Builder maxConnections(int maxConnections) {
+			this.maxConnections = maxConnections;
+			return this;
+		}
+
+		public Builder maxRequestBodySize(long maxRequestBodySize) {
+			this.maxRequestBodySize = maxRequestBodySize;
+			return this;
+		}
+
+		public Builder serverHeader(String serverHeader) {
+			this.serverHeader = serverHeader;
+			return this;
+		}
+
+		public Builder customizer(KhamsinServerCustomizer customizer) {
+			if (customizer == null) {
+				throw new IllegalArgumentException("customizer must not be null");
+			}
+			this.customizers.add(customizer);
+			return this;
+		}
+
+		public Builder customizers(List<KhamsinServerCustomizer> customizers) {
+			customizers.forEach(this::customizer);
+			return this;
+		}
+
+		public KhamsinServerConfig build() {
+			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
+					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
+					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
+					this.customizers);
+		}
+
+	}
+
+}

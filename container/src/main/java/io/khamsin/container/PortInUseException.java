@@ -1,0 +1,23 @@
+package io.khamsin.container;
+
+/**
+ * Thrown by {@link KhamsinServer#start()} when the port it should bind is already in use.
+ */
+public final class PortInUseException extends IllegalStateException {
+
+	private final int port;
+
+	PortInUseException(int port, Throwable cause) {
+		super("Port " + port + " is already in use: stop the process that holds it or choose another port", cause);
+		this.port = port;
+	}
+
+	/**
+	 * The port that could not be bound.
+	 * @return the port
+	 */
+	public int getPort() {
+		return this.port;
+	}
+
+}

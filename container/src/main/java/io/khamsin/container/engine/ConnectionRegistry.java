@@ -1,0 +1,130 @@
+package io.khamsin.container.engine;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+
+import io.khamsin.container.ShutdownResult;
+
+/**
+ * The open connections of one server: admits a new connection while fewer than the configured maximum are
+ * open, counts those refused, and tells a graceful shutdown when the last connection has closed.
+ */
+public final class ConnectionRegistry {
+
+	private final int maxConnections;
+
+	private final AtomicInteger open = new AtomicInteger();
+
+	private final LongAdder accepted = new LongAdder();
+
+	private final LongAdder refused = new LongAdder();
+
+	private final ConcurrentHashMap.KeySetView<Channel, Boolean> channels = ConcurrentHashMap.newKeySet();
+
+	private final ChannelFutureListener onClose = (future) -> closed(future.channel());
+
+	private volatile CompletableFuture<ShutdownResult> drained;
+
+	/**
+	 * Create a registry.
+	 * @param maxConnections the most connections open at once
+	 */
+	public ConnectionRegistry(int maxConnections) {
+		this.maxConnections = maxConnections;
+	}
+
+	/**
+	 * Admit a newly accepted connection, or refuse it when the limit is reached or the server is draining.
+	 * @param channel the connection
+	 * @return {@code true} if admitted; a refused connection must be closed by the caller
+	 */
+	public boolean admit(Channel channel) {
+		if (this.drained != null) {
+			this.refused.increment();
+			return false;
+		}
+		if (this.open.incrementAndGet() > this.maxConnections) {
+			this.open.decrementAndGet();
+			this.refused.increment();
+			return false;
+		}
+		this.accepted.increment();
+		this.channels.add(channel);
+		channel.closeFuture().addListener(this.onClose);
+		return true;
+	}
+
+	private void closed(Channel channel) {
+		this.channels.remove(channel);
+		if (this.open.decrementAndGet() == 0) {
+			CompletableFuture<ShutdownResult> drained = this.drained;
+			if (drained != null) {
+				drained.complete(ShutdownResult.IDLE);
+			}
+		}
+	}
+
+	/**
+	 * Start draining: refuse new connections and ask every open one to finish its work and close.
+	 * @return completes with {@link ShutdownResult#IDLE} once no connection is open
+	 */
+	public synchronized CompletableFuture<ShutdownResult> drain() {
+		if (this.drained == null) {
+			this.drained = new CompletableFuture<>();
+			for (Channel channel : this.channels) {
+				channel.eventLoop().execute(() -> channel.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE));
+			}
+			if (this.open.get() == 0) {
+				this.drained.complete(ShutdownResult.IDLE);
+			}
+		}
+		return this.drained;
+	}
+
+	/**
+	 * Close every open connection at once; a graceful shutdown in progress ends with
+	 * {@link ShutdownResult#REQUESTS_ACTIVE} if any was still open.
+	 */
+	public void closeAll() {
+		CompletableFuture<ShutdownResult> drained = this.drained;
+		if (drained != null && this.open.get() > 0) {
+			drained.complete(ShutdownResult.REQUESTS_ACTIVE);
+		}
+		for (Channel channel : this.channels) {
+			channel.close();
+		}
+	}
+
+	/**
+	 * Forget a finished shutdown so that the server can be started again.
+	 */
+	public synchronized void reset() {
+		this.drained = null;
+	}
+
+	/** @return the number of connections open now */
+	public int open() {
+		return Math.max(0, this.open.get());
+	}
+
+	/** @return the number of connections admitted since start */
+	public long accepted() {
+		return this.accepted.sum();
+	}
+
+	/** @return the number of connections refused since start */
+	public long refused() {
+		return this.refused.sum();
+	}
+
+	/** @return whether a graceful shutdown has started */
+	public boolean isDraining() {
+		return this.drained != null;
+	}
+
+}
