@@ -8,7 +8,7 @@ import io.netty.handler.codec.http.HttpResponse;
  * What an {@link HttpExchange} needs from the protocol that carries it. Implemented by the protocol handler of
  * a connection (HTTP/1.1) or of a stream; every method is called on the channel's event loop.
  */
-public interface ExchangeChannel {
+public interface ExchangeChannel extends InboundPublisher.ReadControl {
 
 	/**
 	 * The channel the exchange is carried on.
@@ -39,18 +39,6 @@ public interface ExchangeChannel {
 	 * @return {@code true} if zero-copy file egress is possible
 	 */
 	boolean fileRegionSupported();
-
-	/**
-	 * The request body now has buffered parts that nobody asked for ({@code paused}), or a subscriber wants
-	 * more: stop or resume reading from the socket.
-	 * @param paused whether reading should pause
-	 */
-	void pauseBodyReading(boolean paused);
-
-	/**
-	 * The handler asked for the request body for the first time (time to send {@code 100 Continue}).
-	 */
-	void bodyRequested();
 
 	/**
 	 * The exchange is over: the whole response was written and the handler completed. The protocol may start

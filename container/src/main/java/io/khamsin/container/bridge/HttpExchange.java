@@ -14,6 +14,8 @@ import io.netty.handler.codec.http.LastHttpContent;
 import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.CoreSubscriber;
@@ -33,7 +35,9 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 
 	private final KhamsinServerHttpResponse response;
 
-	private final RequestBody body;
+	private final InboundPublisher<DataBuffer> body;
+
+	private final NettyDataBufferFactory bufferFactory;
 
 	private Subscription handlerSubscription;
 
@@ -42,7 +46,8 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	private HttpExchange(ExchangeChannel channel, HttpRequest nettyRequest, URI uri, NettyDataBufferFactory bufferFactory,
 			long sequence) {
 		this.channel = channel;
-		this.body = new RequestBody(channel, bufferFactory);
+		this.bufferFactory = bufferFactory;
+		this.body = new InboundPublisher<>(channel, channel.channel().eventLoop(), DataBufferUtils::release);
 		this.request = new KhamsinServerHttpRequest(nettyRequest, uri, channel.channel(), this.body, sequence);
 		this.response = KhamsinServerHttpResponse.create(channel, bufferFactory,
 				nettyRequest.method().equals(HttpMethod.HEAD));
@@ -84,7 +89,7 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	public void onContent(HttpContent content) {
 		ByteBuf bytes = content.content();
 		if (bytes.isReadable()) {
-			this.body.onPart(bytes);
+			this.body.onPart(this.bufferFactory.wrap(bytes));
 		}
 		else {
 			bytes.release();

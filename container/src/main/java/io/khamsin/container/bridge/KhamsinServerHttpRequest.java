@@ -30,11 +30,11 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	private final Channel channel;
 
-	private final RequestBody body;
+	private final Flux<DataBuffer> body;
 
 	private final long sequence;
 
-	KhamsinServerHttpRequest(HttpRequest request, URI uri, Channel channel, RequestBody body, long sequence) {
+	KhamsinServerHttpRequest(HttpRequest request, URI uri, Channel channel, Flux<DataBuffer> body, long sequence) {
 		super(HttpMethod.valueOf(request.method().name()), uri, "",
 				new HttpHeaders(new Netty4HeadersAdapter(request.headers())));
 		this.request = request;

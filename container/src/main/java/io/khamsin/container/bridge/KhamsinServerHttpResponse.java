@@ -132,6 +132,15 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}));
 	}
 
+	/**
+	 * Commit and write the head now, with no body: the last thing written in HTTP before a protocol switch
+	 * ({@code 101 Switching Protocols}).
+	 * @return completes once the head was handed to the channel, on its event loop
+	 */
+	public Mono<Void> writeHeadOnly() {
+		return doCommit(() -> onEventLoop(() -> writeFull(null)));
+	}
+
 	private Mono<Void> onEventLoop(Runnable action) {
 		if (this.eventLoop.inEventLoop()) {
 			action.run();

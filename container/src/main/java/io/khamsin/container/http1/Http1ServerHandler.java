@@ -485,12 +485,13 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	}
 
 	@Override
-	public void pauseBodyReading(boolean paused) {
+	public void pauseReading(boolean paused) {
 		updateAutoRead();
 	}
 
 	@Override
-	public void bodyRequested() {
+	public void firstRequest() {
+		// The handler asked for the body: time to send 100 Continue (RFC 9110, section 10.1.1).
 		if (this.continueExpected && this.exchange != null && !this.exchange.isResponseStarted()) {
 			this.continueExpected = false;
 			this.ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,

@@ -1,0 +1,145 @@
+package io.khamsin.container.websocket;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.function.Supplier;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import org.springframework.web.reactive.socket.CloseStatus;
+import org.springframework.web.reactive.socket.HandshakeInfo;
+import org.springframework.web.reactive.socket.WebSocketHandler;
+import org.springframework.web.reactive.socket.server.RequestUpgradeStrategy;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+import io.khamsin.container.bridge.KhamsinServerHttpRequest;
+import io.khamsin.container.bridge.KhamsinServerHttpResponse;
+
+/**
+ * WebFlux's {@link RequestUpgradeStrategy} for khamsin: answers the handshake with {@code 101 Switching
+ * Protocols} (RFC 6455, section 4.2.2), replaces the HTTP/1.1 codec with WebSocket frame codecs, and runs the
+ * {@link WebSocketHandler} on a {@link KhamsinWebSocketSession} until it completes or the peer closes.
+ */
+public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrategy {
+
+	/** Default largest message accepted, in bytes (larger: close with 1009). */
+	public static final int DEFAULT_MAX_FRAME_PAYLOAD_LENGTH = 64 * 1024;
+
+	private static final String ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+	private final int maxFramePayloadLength;
+
+	/**
+	 * A strategy accepting messages up to {@link #DEFAULT_MAX_FRAME_PAYLOAD_LENGTH}.
+	 */
+	public KhamsinRequestUpgradeStrategy() {
+		this(DEFAULT_MAX_FRAME_PAYLOAD_LENGTH);
+	}
+
+	/**
+	 * A strategy accepting messages up to the given size.
+	 * @param maxFramePayloadLength the largest message, in bytes
+	 */
+	public KhamsinRequestUpgradeStrategy(int maxFramePayloadLength) {
+		if (maxFramePayloadLength <= 0) {
+			throw new IllegalArgumentException("maxFramePayloadLength must be positive, was " + maxFramePayloadLength);
+		}
+		this.maxFramePayloadLength = maxFramePayloadLength;
+	}
+
+	/** @return the largest message accepted, in bytes */
+	public int getMaxFramePayloadLength() {
+		return this.maxFramePayloadLength;
+	}
+
+	@Override
+	public Mono<Void> upgrade(ServerWebExchange exchange, WebSocketHandler handler, String subProtocol,
+			Supplier<HandshakeInfo> handshakeInfoFactory) {
+		ServerHttpRequest request = exchange.getRequest();
+		ServerHttpResponse response = exchange.getResponse();
+		Object nativeRequest = unwrap(request);
+		Object nativeResponse = unwrap(response);
+		if (!(nativeRequest instanceof KhamsinServerHttpRequest khamsinRequest)
+				|| !(nativeResponse instanceof KhamsinServerHttpResponse khamsinResponse)) {
+			return Mono.error(new IllegalStateException(
+					"KhamsinRequestUpgradeStrategy needs a request served by khamsin, got " + nativeRequest));
+		}
+		String key = request.getHeaders().getFirst("Sec-WebSocket-Key");
+		if (key == null) {
+			return Mono.error(new IllegalStateException("Missing Sec-WebSocket-Key header"));
+		}
+		HandshakeInfo info = handshakeInfoFactory.get();
+		Channel channel = khamsinRequest.channel();
+		HttpHeaders headers = response.getHeaders();
+		response.setStatusCode(HttpStatus.SWITCHING_PROTOCOLS);
+		headers.set(HttpHeaders.UPGRADE, "websocket");
+		headers.set(HttpHeaders.CONNECTION, "Upgrade");
+		headers.set("Sec-WebSocket-Accept", accept(key));
+		if (subProtocol != null) {
+			headers.set("Sec-WebSocket-Protocol", subProtocol);
+		}
+		NettyDataBufferFactory bufferFactory = (NettyDataBufferFactory) response.bufferFactory();
+		return khamsinResponse.writeHeadOnly().then(Mono.defer(() -> {
+			KhamsinWebSocketSession session = new KhamsinWebSocketSession(channel, info, bufferFactory);
+			switchToWebSocket(channel.pipeline(), session);
+			// Once the protocol switched, a handler error can only end the session (1011), not the HTTP exchange.
+			return handler.handle(session)
+				.then(Mono.defer(session::close))
+				.onErrorResume((error) -> session.close(CloseStatus.SERVER_ERROR))
+				.then(session.closed());
+		}));
+	}
+
+	private void switchToWebSocket(ChannelPipeline pipeline, KhamsinWebSocketSession session) {
+		WebSocketDecoderConfig config = WebSocketDecoderConfig.newBuilder()
+			.maxFramePayloadLength(this.maxFramePayloadLength)
+			.allowExtensions(false)
+			.expectMaskedFrames(true)
+			.closeOnProtocolViolation(false)
+			.build();
+		pipeline.addAfter("http1-codec", "ws-decoder", new WebSocket13FrameDecoder(config));
+		pipeline.addAfter("ws-decoder", "ws-encoder", new WebSocket13FrameEncoder(false));
+		pipeline.addAfter("ws-encoder", "ws-aggregator", new WebSocketFrameAggregator(this.maxFramePayloadLength));
+		pipeline.addAfter("ws-aggregator", "ws-session", session.inboundHandler());
+		pipeline.remove("http1-codec");
+	}
+
+	private static ServerHttpRequest unwrap(ServerHttpRequest request) {
+		while (request instanceof ServerHttpRequestDecorator decorator) {
+			request = decorator.getDelegate();
+		}
+		return request;
+	}
+
+	private static ServerHttpResponse unwrap(ServerHttpResponse response) {
+		while (response instanceof ServerHttpResponseDecorator decorator) {
+			response = decorator.getDelegate();
+		}
+		return response;
+	}
+
+	static String accept(String key) {
+		try {
+			byte[] sha1 = MessageDigest.getInstance("SHA-1").digest((key.trim() + ACCEPT_GUID).getBytes(StandardCharsets.US_ASCII));
+			return Base64.getEncoder().encodeToString(sha1);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-1 is required by RFC 6455", ex);
+		}
+	}
+
+}

@@ -1,0 +1,162 @@
+package io.khamsin.container.websocket;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.config.EnableWebFlux;
+import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
+import org.springframework.web.reactive.socket.WebSocketHandler;
+import org.springframework.web.reactive.socket.WebSocketMessage;
+import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
+import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAdapter;
+import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * WebSocket through WebFlux on khamsin with the JDK's client: echo of text and binary messages, ping answered
+ * by pong, the close code seen by both sides, and a message over the limit closed with 1009.
+ */
+@Timeout(30)
+class WebSocketTests {
+
+	private AnnotationConfigApplicationContext context;
+
+	private KhamsinServer server;
+
+	private final HttpClient client = HttpClient.newHttpClient();
+
+	@BeforeEach
+	void start() {
+		this.context = new AnnotationConfigApplicationContext(WebSocketConfig.class);
+		this.server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).build(),
+				WebHttpHandlerBuilder.applicationContext(this.context).build());
+		this.server.start();
+	}
+
+	@AfterEach
+	void stop() {
+		this.server.stop();
+		this.context.close();
+	}
+
+	@Test
+	void textAndBinaryMessagesAreEchoedAndCloseCodeIsExchanged() throws Exception {
+		Listener listener = new Listener();
+		WebSocket socket = this.client.newWebSocketBuilder()
+			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + "/ws/echo"), listener)
+			.get(5, TimeUnit.SECONDS);
+		socket.sendText("hello", true).get(5, TimeUnit.SECONDS);
+		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("text:hello");
+		socket.sendBinary(ByteBuffer.wrap(new byte[] { 1, 2, 3 }), true).get(5, TimeUnit.SECONDS);
+		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("binary:3");
+		socket.sendPing(ByteBuffer.wrap(new byte[] { 9 })).get(5, TimeUnit.SECONDS);
+		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("pong:1");
+		socket.sendClose(4001, "done").get(5, TimeUnit.SECONDS);
+		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(4001);
+	}
+
+	@Test
+	void serverClosesWithItsCodeWhenTheHandlerEnds() throws Exception {
+		Listener listener = new Listener();
+		this.client.newWebSocketBuilder()
+			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + "/ws/bye"), listener)
+			.get(5, TimeUnit.SECONDS);
+		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("text:bye");
+		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(1000);
+	}
+
+	@Test
+	void messageOverTheLimitIsClosedWith1009() throws Exception {
+		Listener listener = new Listener();
+		WebSocket socket = this.client.newWebSocketBuilder()
+			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + "/ws/echo"), listener)
+			.get(5, TimeUnit.SECONDS);
+		socket.sendText("x".repeat(2048), true);
+		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(1009);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableWebFlux
+	static class WebSocketConfig {
+
+		@Bean
+		HandlerMapping webSocketMapping() {
+			WebSocketHandler echo = (session) -> session.send(session.receive().map((message) -> switch (message.getType()) {
+				case TEXT -> session.textMessage(message.getPayloadAsText());
+				default -> session.binaryMessage((factory) -> {
+					org.springframework.core.io.buffer.DataBufferUtils.retain(message.getPayload());
+					return message.getPayload();
+				});
+			}));
+			WebSocketHandler bye = (session) -> session.send(reactor.core.publisher.Mono.just(session.textMessage("bye")));
+			return new SimpleUrlHandlerMapping(Map.of("/ws/echo", echo, "/ws/bye", bye), -1);
+		}
+
+		@Bean
+		WebSocketHandlerAdapter webSocketHandlerAdapter() {
+			return new WebSocketHandlerAdapter(new HandshakeWebSocketService(new KhamsinRequestUpgradeStrategy(1024)));
+		}
+
+	}
+
+	private static final class Listener implements WebSocket.Listener {
+
+		final LinkedBlockingQueue<String> messages = new LinkedBlockingQueue<>();
+
+		final CompletableFuture<Integer> closed = new CompletableFuture<>();
+
+		@Override
+		public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+			this.messages.add("text:" + data);
+			webSocket.request(1);
+			return null;
+		}
+
+		@Override
+		public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+			this.messages.add("binary:" + data.remaining());
+			webSocket.request(1);
+			return null;
+		}
+
+		@Override
+		public CompletionStage<?> onPong(WebSocket webSocket, ByteBuffer message) {
+			this.messages.add("pong:" + message.remaining());
+			webSocket.request(1);
+			return null;
+		}
+
+		@Override
+		public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+			this.closed.complete(statusCode);
+			return null;
+		}
+
+		@Override
+		public void onError(WebSocket webSocket, Throwable error) {
+			this.closed.completeExceptionally(error);
+		}
+
+	}
+
+}
