@@ -2,23 +2,49 @@ package io.khamsin.container.http1;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.guard.Guard;
 
 /**
- * Assembles the HTTP/1.1 pipeline of a new connection.
+ * Assembles the HTTP/1.1 pipeline of a new connection, in order: the codec (decoder and encoder in one handler)
+ * and the connection's state machine, which hands each request to the Spring handler. A connection beyond
+ * {@code maxConnections} is closed at once.
  */
 public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
+	private static final Logger logger = LoggerFactory.getLogger(Http1ChannelInitializer.class);
+
 	private final ServerContext context;
+
+	private final KhamsinServerConfig config;
 
 	public Http1ChannelInitializer(ServerContext context) {
 		this.context = context;
+		this.config = context.config();
 	}
 
 	@Override
 	protected void initChannel(Channel channel) {
-		throw new UnsupportedOperationException("being written");
+		if (!this.context.connections().admit(channel)) {
+			this.context.guards().increment(Guard.MAX_CONNECTIONS);
+			logger.debug("Refusing {}: khamsin.max-connections ({}) reached or shutting down", channel,
+					this.config.maxConnections());
+			channel.config().setOption(ChannelOption.SO_LINGER, 0);
+			channel.close();
+			return;
+		}
+		HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
+			.setMaxInitialLineLength(this.config.maxInitialLineLength())
+			.setMaxHeaderSize(this.config.maxHeaderSize());
+		Http1ServerHandler handler = new Http1ServerHandler(this.context);
+		channel.pipeline().addLast("http1-codec", new Http1ServerCodec(decoderConfig, handler));
+		channel.pipeline().addLast("http1-handler", handler);
 	}
 
 }

@@ -1,0 +1,118 @@
+package io.khamsin.container.bridge;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.cookie.Cookie;
+import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.AbstractServerHttpRequest;
+import org.springframework.http.server.reactive.SslInfo;
+import org.springframework.http.support.Netty4HeadersAdapter;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
+import reactor.core.publisher.Flux;
+
+/**
+ * A Spring {@code ServerHttpRequest} over a Netty {@link HttpRequest}: the headers are adapted, not copied;
+ * cookies are parsed on first use; the body streams with demand-driven reading.
+ */
+public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
+
+	private final HttpRequest request;
+
+	private final Channel channel;
+
+	private final RequestBody body;
+
+	private final long sequence;
+
+	KhamsinServerHttpRequest(HttpRequest request, URI uri, Channel channel, RequestBody body, long sequence) {
+		super(HttpMethod.valueOf(request.method().name()), uri, "",
+				new HttpHeaders(new Netty4HeadersAdapter(request.headers())));
+		this.request = request;
+		this.channel = channel;
+		this.body = body;
+		this.sequence = sequence;
+	}
+
+	/**
+	 * Build the absolute URI of a request from its target and {@code Host} header.
+	 * @param request the request
+	 * @param channel the channel it came on
+	 * @param scheme {@code http} or {@code https}
+	 * @return the URI
+	 * @throws URISyntaxException if the request target is not a valid URI
+	 */
+	static URI uriOf(HttpRequest request, Channel channel, String scheme) throws URISyntaxException {
+		String target = request.uri();
+		if (target.startsWith("http://") || target.startsWith("https://")) {
+			return new URI(target);
+		}
+		String host = request.headers().get(HttpHeaderNames.HOST);
+		if (host == null || host.isEmpty()) {
+			InetSocketAddress local = (InetSocketAddress) channel.localAddress();
+			String address = local.getAddress().getHostAddress();
+			host = ((address.indexOf(':') >= 0) ? "[" + address + "]" : address) + ":" + local.getPort();
+		}
+		return new URI(scheme + "://" + host + (target.startsWith("/") ? target : "/" + target));
+	}
+
+	@Override
+	protected MultiValueMap<String, HttpCookie> initCookies() {
+		MultiValueMap<String, HttpCookie> cookies = new LinkedMultiValueMap<>();
+		for (String header : this.request.headers().getAll(HttpHeaderNames.COOKIE)) {
+			for (Cookie cookie : ServerCookieDecoder.LAX.decodeAll(header)) {
+				cookies.add(cookie.name(), new HttpCookie(cookie.name(), cookie.value()));
+			}
+		}
+		return cookies;
+	}
+
+	@Override
+	protected SslInfo initSslInfo() {
+		return null;
+	}
+
+	@Override
+	public InetSocketAddress getRemoteAddress() {
+		return (InetSocketAddress) this.channel.remoteAddress();
+	}
+
+	@Override
+	public InetSocketAddress getLocalAddress() {
+		return (InetSocketAddress) this.channel.localAddress();
+	}
+
+	@Override
+	public Flux<DataBuffer> getBody() {
+		return this.body;
+	}
+
+	@Override
+	protected String initId() {
+		return this.channel.id().asShortText() + "-" + this.sequence;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T> T getNativeRequest() {
+		return (T) this.request;
+	}
+
+	/**
+	 * The channel this request came on (used by the WebSocket upgrade).
+	 * @return the channel
+	 */
+	public Channel channel() {
+		return this.channel;
+	}
+
+}

@@ -1,0 +1,344 @@
+package io.khamsin.container.bridge;
+
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import org.reactivestreams.Publisher;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.ZeroCopyHttpOutputMessage;
+import org.springframework.http.server.reactive.AbstractServerHttpResponse;
+import org.springframework.http.support.Netty4HeadersAdapter;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A Spring {@code ServerHttpResponse} written to Netty. The headers live in a Netty {@code HttpHeaders} that
+ * Spring's view adapts, so nothing is copied at commit. A single-buffer body goes out with its head in one
+ * write; a streamed body is chunked and flushed once per batch of parts produced together; a file body goes out
+ * by sendfile ({@link DefaultFileRegion}) where the connection allows it.
+ * <p>
+ * Every write happens on the channel's event loop.
+ */
+public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse implements ZeroCopyHttpOutputMessage {
+
+	private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory();
+
+	private static final int FILE_CHUNK_SIZE = 64 * 1024;
+
+	private final ExchangeChannel channel;
+
+	private final EventLoop eventLoop;
+
+	private final io.netty.handler.codec.http.HttpHeaders nettyHeaders;
+
+	private final boolean headRequest;
+
+	private final Runnable flushTask = this::flushNow;
+
+	private boolean flushScheduled;
+
+	private boolean headWritten;
+
+	private boolean lastWritten;
+
+	private boolean aborted;
+
+	private ResponseWrite currentWrite;
+
+	private ChannelFuture lastWrite;
+
+	private KhamsinServerHttpResponse(ExchangeChannel channel, NettyDataBufferFactory bufferFactory,
+			io.netty.handler.codec.http.HttpHeaders nettyHeaders, boolean headRequest) {
+		super(bufferFactory, new HttpHeaders(new Netty4HeadersAdapter(nettyHeaders)));
+		this.channel = channel;
+		this.eventLoop = channel.channel().eventLoop();
+		this.nettyHeaders = nettyHeaders;
+		this.headRequest = headRequest;
+	}
+
+	static KhamsinServerHttpResponse create(ExchangeChannel channel, NettyDataBufferFactory bufferFactory,
+			boolean headRequest) {
+		return new KhamsinServerHttpResponse(channel, bufferFactory, HEADERS.newHeaders(), headRequest);
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T> T getNativeResponse() {
+		return (T) this.nettyHeaders;
+	}
+
+	@Override
+	protected void applyStatusCode() {
+		// The status is read when the head is written.
+	}
+
+	@Override
+	protected void applyHeaders() {
+		// Spring's headers are a view over the Netty headers that will be written.
+	}
+
+	@Override
+	protected void applyCookies() {
+		for (java.util.List<ResponseCookie> cookies : getCookies().values()) {
+			for (ResponseCookie cookie : cookies) {
+				this.nettyHeaders.add(HttpHeaderNames.SET_COOKIE, cookie.toString());
+			}
+		}
+	}
+
+	@Override
+	protected Mono<Void> writeWithInternal(Publisher<? extends DataBuffer> body) {
+		return new ResponseWrite(this, body, (body instanceof Mono) ? ResponseWrite.Mode.SINGLE : ResponseWrite.Mode.STREAM);
+	}
+
+	@Override
+	protected Mono<Void> writeAndFlushWithInternal(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+		return Flux.from(body).concatMap((part) -> new ResponseWrite(this, part, ResponseWrite.Mode.STREAM_FLUSH)).then();
+	}
+
+	@Override
+	public Mono<Void> writeWith(Path file, long position, long count) {
+		return doCommit(() -> Mono.defer(() -> {
+			if (this.channel.fileRegionSupported()) {
+				return onEventLoop(() -> writeFileRegion(file, position, count));
+			}
+			Flux<DataBuffer> chunks = DataBufferUtils.readAsynchronousFileChannel(
+					() -> AsynchronousFileChannel.open(file, StandardOpenOption.READ), position, bufferFactory(),
+					FILE_CHUNK_SIZE);
+			this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
+			return new ResponseWrite(this, DataBufferUtils.takeUntilByteCount(chunks, count), ResponseWrite.Mode.STREAM);
+		}));
+	}
+
+	private Mono<Void> onEventLoop(Runnable action) {
+		if (this.eventLoop.inEventLoop()) {
+			action.run();
+			return Mono.empty();
+		}
+		return Mono.create((sink) -> this.eventLoop.execute(() -> {
+			action.run();
+			sink.success();
+		}));
+	}
+
+	private void writeFileRegion(Path file, long position, long count) {
+		if (this.aborted) {
+			return;
+		}
+		this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
+		writeHead(false);
+		if (!this.headRequest && count > 0) {
+			this.channel.write(new DefaultFileRegion(file.toFile(), position, count), false);
+		}
+	}
+
+	// The methods below run on the event loop.
+
+	EventLoop eventLoop() {
+		return this.eventLoop;
+	}
+
+	boolean isWritable() {
+		return this.channel.channel().isWritable();
+	}
+
+	boolean isAborted() {
+		return this.aborted;
+	}
+
+	/** @return whether the head was handed to the channel */
+	boolean isHeadWritten() {
+		return this.headWritten;
+	}
+
+	/**
+	 * Write the whole response in one message: head and, if present, the only body buffer.
+	 */
+	void writeFull(DataBuffer body) {
+		if (this.aborted || this.headWritten) {
+			release(body);
+			return;
+		}
+		ByteBuf content = (body != null) ? toByteBuf(body) : Unpooled.EMPTY_BUFFER;
+		if (this.headRequest) {
+			if (!this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH) && content.isReadable()) {
+				this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+			}
+			content.release();
+			content = Unpooled.EMPTY_BUFFER;
+		}
+		else if (mayHaveBody(statusCode()) && !this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH)) {
+			this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+		}
+		HttpResponse head = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status(), content, this.nettyHeaders,
+				EmptyHttpHeaders.INSTANCE);
+		this.channel.prepareHead(head, false);
+		this.headWritten = true;
+		this.lastWritten = true;
+		this.lastWrite = this.channel.write(head, true);
+	}
+
+	/**
+	 * Write one part of a streamed body, after the head if it was not written yet.
+	 */
+	void writePart(DataBuffer part, boolean flush) {
+		if (this.aborted || this.lastWritten) {
+			release(part);
+			return;
+		}
+		if (!this.headWritten) {
+			writeHead(!this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH));
+		}
+		ByteBuf content = toByteBuf(part);
+		if (this.headRequest) {
+			content.release();
+		}
+		else {
+			this.channel.write(new DefaultHttpContent(content), false);
+		}
+		if (flush) {
+			flushNow();
+		}
+		else {
+			scheduleFlush();
+		}
+	}
+
+	private void writeHead(boolean streaming) {
+		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status(), this.nettyHeaders);
+		this.channel.prepareHead(head, streaming);
+		this.headWritten = true;
+		this.channel.write(head, false);
+	}
+
+	void flushNow() {
+		this.flushScheduled = false;
+		if (!this.aborted) {
+			this.channel.channel().flush();
+		}
+	}
+
+	private void scheduleFlush() {
+		if (!this.flushScheduled) {
+			this.flushScheduled = true;
+			this.eventLoop.execute(this.flushTask);
+		}
+	}
+
+	/**
+	 * End the response once the handler is done: write the last part, or the whole response if nothing was
+	 * written yet.
+	 * @return the future of the last write
+	 */
+	ChannelFuture finish() {
+		if (!this.headWritten) {
+			writeFull(null);
+		}
+		else if (!this.lastWritten) {
+			this.lastWritten = true;
+			this.lastWrite = this.channel.write(LastHttpContent.EMPTY_LAST_CONTENT, true);
+		}
+		return this.lastWrite;
+	}
+
+	/**
+	 * Answer with an error status and no body, when nothing was written yet.
+	 * @return the future of the write
+	 */
+	ChannelFuture writeError(HttpResponseStatus status) {
+		this.nettyHeaders.clear();
+		this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+		setStatusCode(HttpStatusCode.valueOf(status.code()));
+		HttpResponse head = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER,
+				this.nettyHeaders, EmptyHttpHeaders.INSTANCE);
+		this.channel.prepareHead(head, false);
+		this.headWritten = true;
+		this.lastWritten = true;
+		this.lastWrite = this.channel.write(head, true);
+		return this.lastWrite;
+	}
+
+	/**
+	 * The connection is gone: drop whatever is still written.
+	 */
+	void abort() {
+		this.aborted = true;
+		ResponseWrite write = this.currentWrite;
+		if (write != null) {
+			write.cancel();
+		}
+	}
+
+	void writeStarted(ResponseWrite write) {
+		this.currentWrite = write;
+	}
+
+	void writeEnded(ResponseWrite write) {
+		if (this.currentWrite == write) {
+			this.currentWrite = null;
+		}
+	}
+
+	void onWritabilityChanged() {
+		ResponseWrite write = this.currentWrite;
+		if (write != null && isWritable()) {
+			write.resume();
+		}
+	}
+
+	private int statusCode() {
+		HttpStatusCode code = getStatusCode();
+		return (code != null) ? code.value() : 200;
+	}
+
+	private HttpResponseStatus status() {
+		return HttpResponseStatus.valueOf(statusCode());
+	}
+
+	private static boolean mayHaveBody(int status) {
+		return status >= 200 && status != 204 && status != 304;
+	}
+
+	private static ByteBuf toByteBuf(DataBuffer buffer) {
+		if (buffer instanceof NettyDataBuffer netty) {
+			return netty.getNativeBuffer();
+		}
+		ByteBuf copy = Unpooled.buffer(buffer.readableByteCount());
+		try (DataBuffer.ByteBufferIterator iterator = buffer.readableByteBuffers()) {
+			iterator.forEachRemaining(copy::writeBytes);
+		}
+		finally {
+			DataBufferUtils.release(buffer);
+		}
+		return copy;
+	}
+
+	static void release(DataBuffer buffer) {
+		if (buffer != null) {
+			DataBufferUtils.release(buffer);
+		}
+	}
+
+}

@@ -1,0 +1,107 @@
+package io.khamsin.container.http1;
+
+import java.util.ArrayDeque;
+import java.util.List;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.CombinedChannelDuplexHandler;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpRequestDecoder;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseEncoder;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpStatusClass;
+
+/**
+ * Netty's HTTP/1.1 request decoder and response encoder in one handler, as {@code HttpServerCodec} pairs them,
+ * with two additions the connection handler needs: it hears of every read that reaches the decoder (so that a
+ * request head sent slowly can be timed from its first byte), and of requests that carry both
+ * {@code Transfer-Encoding: chunked} and {@code Content-Length} (answered, then the connection is closed:
+ * RFC 9112, section 6.1).
+ */
+final class Http1ServerCodec extends CombinedChannelDuplexHandler<Http1ServerCodec.RequestDecoder, Http1ServerCodec.ResponseEncoder>
+		implements HttpServerUpgradeHandler.SourceCodec {
+
+	/**
+	 * What the codec tells the connection handler.
+	 */
+	interface Listener {
+
+		/** Bytes reached the decoder. */
+		void bytesReceived();
+
+		/** The request being decoded is ambiguously framed; close the connection after answering it. */
+		void closeAfterResponse();
+
+	}
+
+	private final ArrayDeque<HttpMethod> methods = new ArrayDeque<>(2);
+
+	Http1ServerCodec(HttpDecoderConfig config, Listener listener) {
+		init(new RequestDecoder(config, listener, this.methods), new ResponseEncoder(this.methods));
+	}
+
+	@Override
+	public void upgradeFrom(ChannelHandlerContext ctx) {
+		ctx.pipeline().remove(this);
+	}
+
+	static final class RequestDecoder extends HttpRequestDecoder {
+
+		private final Listener listener;
+
+		private final ArrayDeque<HttpMethod> methods;
+
+		RequestDecoder(HttpDecoderConfig config, Listener listener, ArrayDeque<HttpMethod> methods) {
+			super(config);
+			this.listener = listener;
+			this.methods = methods;
+		}
+
+		@Override
+		protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
+			if (buffer.isReadable()) {
+				this.listener.bytesReceived();
+			}
+			int before = out.size();
+			super.decode(ctx, buffer, out);
+			for (int i = before; i < out.size(); i++) {
+				if (out.get(i) instanceof HttpRequest request) {
+					this.methods.add(request.method());
+				}
+			}
+		}
+
+		@Override
+		protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
+			super.handleTransferEncodingChunkedWithContentLength(message);
+			this.listener.closeAfterResponse();
+		}
+
+	}
+
+	static final class ResponseEncoder extends HttpResponseEncoder {
+
+		private final ArrayDeque<HttpMethod> methods;
+
+		ResponseEncoder(ArrayDeque<HttpMethod> methods) {
+			this.methods = methods;
+		}
+
+		@Override
+		protected boolean isContentAlwaysEmpty(HttpResponse response) {
+			if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+				// An interim response answers no request of its own.
+				return super.isContentAlwaysEmpty(response);
+			}
+			HttpMethod method = this.methods.poll();
+			return HttpMethod.HEAD.equals(method) || super.isContentAlwaysEmpty(response);
+		}
+
+	}
+
+}

@@ -1,0 +1,696 @@
+package io.khamsin.container.http1;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.bridge.ExchangeChannel;
+import io.khamsin.container.bridge.HttpExchange;
+import io.khamsin.container.engine.DrainEvent;
+import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.guard.Guard;
+
+/**
+ * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
+ * and answered in order, keep-alive, {@code Expect: 100-continue} answered when the handler first asks for the
+ * body, the connection's guards (idle, head and body timeouts, body size), and graceful draining.
+ * <p>
+ * Responses written while a read batch is being processed are flushed once when the batch ends.
+ */
+final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements ExchangeChannel, Http1ServerCodec.Listener {
+
+	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
+
+	/** Unread request bytes that are read and dropped to keep a connection alive; more closes it. */
+	private static final long DISCARD_LIMIT = 64 * 1024;
+
+	private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory();
+
+	private static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+	private enum Timer {
+		NONE, IDLE, HEAD, BODY
+	}
+
+	private final ServerContext context;
+
+	private final KhamsinServerConfig config;
+
+	private ChannelHandlerContext ctx;
+
+	private NettyDataBufferFactory bufferFactory;
+
+	private HttpExchange exchange;
+
+	private ArrayDeque<Object> pending;
+
+	private boolean processingPending;
+
+	private long sequence;
+
+	private boolean inRequest;
+
+	private boolean receivingHead;
+
+	private boolean requestEnded;
+
+	private boolean discarding;
+
+	private boolean http10;
+
+	private boolean keepAlive;
+
+	private boolean closing;
+
+	private boolean draining;
+
+	private boolean closed;
+
+	private boolean continueExpected;
+
+	private long contentLength;
+
+	private boolean chunked;
+
+	private long bodyBytes;
+
+	private long discardFrom;
+
+	private boolean inRead;
+
+	private boolean flushPending;
+
+	private boolean autoReadPaused;
+
+	private Timer timer = Timer.NONE;
+
+	private long deadline;
+
+	private final long checkIntervalNanos;
+
+	private ScheduledFuture<?> timerFuture;
+
+	private final Runnable timerTask = this::onTimer;
+
+	Http1ServerHandler(ServerContext context) {
+		this.context = context;
+		this.config = context.config();
+		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
+				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
+	}
+
+	@Override
+	public void handlerAdded(ChannelHandlerContext ctx) {
+		this.ctx = ctx;
+	}
+
+	@Override
+	public void channelActive(ChannelHandlerContext ctx) {
+		arm(Timer.IDLE, this.config.idleTimeout().toNanos());
+		ctx.fireChannelActive();
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext ctx) {
+		this.closed = true;
+		this.timer = Timer.NONE;
+		if (this.timerFuture != null) {
+			this.timerFuture.cancel(false);
+			this.timerFuture = null;
+		}
+		HttpExchange exchange = this.exchange;
+		this.exchange = null;
+		if (exchange != null) {
+			exchange.cancel();
+		}
+		releasePending();
+		ctx.fireChannelInactive();
+	}
+
+	@Override
+	public void handlerRemoved(ChannelHandlerContext ctx) {
+		releasePending();
+	}
+
+	// Inbound
+
+	@Override
+	public void bytesReceived() {
+		if (!this.inRequest) {
+			this.receivingHead = true;
+		}
+	}
+
+	@Override
+	public void closeAfterResponse() {
+		this.closing = true;
+	}
+
+	@Override
+	public void channelRead(ChannelHandlerContext ctx, Object msg) {
+		this.inRead = true;
+		if (this.closed) {
+			ReferenceCountUtil.release(msg);
+			return;
+		}
+		if (msg instanceof HttpRequest) {
+			this.inRequest = true;
+			this.receivingHead = false;
+		}
+		if (msg instanceof LastHttpContent) {
+			this.inRequest = false;
+		}
+		if (this.discarding) {
+			discard(msg);
+			processPending();
+		}
+		else if ((this.exchange != null && this.requestEnded) || (this.pending != null && !this.pending.isEmpty())) {
+			enqueue(msg);
+		}
+		else {
+			dispatch(msg);
+		}
+	}
+
+	@Override
+	public void channelReadComplete(ChannelHandlerContext ctx) {
+		this.inRead = false;
+		if (this.receivingHead && this.exchange == null && !this.discarding && this.timer != Timer.HEAD) {
+			// Part of a request head arrived and the rest did not come with it: time the rest.
+			arm(Timer.HEAD, this.config.headerReadTimeout().toNanos());
+		}
+		if (this.flushPending) {
+			this.flushPending = false;
+			ctx.flush();
+		}
+		ctx.fireChannelReadComplete();
+	}
+
+	private void dispatch(Object msg) {
+		if (msg instanceof HttpRequest request) {
+			onRequest(request);
+			if (msg instanceof HttpContent && this.exchange == null) {
+				ReferenceCountUtil.release(msg);
+				return;
+			}
+		}
+		if (msg instanceof HttpContent content) {
+			onContent(content);
+		}
+		else if (!(msg instanceof HttpRequest)) {
+			ReferenceCountUtil.release(msg);
+		}
+	}
+
+	private void onRequest(HttpRequest request) {
+		if (request.decoderResult().isFailure()) {
+			rejectMalformed(request.decoderResult().cause());
+			return;
+		}
+		this.sequence++;
+		this.http10 = request.protocolVersion().equals(HttpVersion.HTTP_1_0);
+		this.keepAlive = HttpUtil.isKeepAlive(request);
+		this.contentLength = HttpUtil.getContentLength(request, -1L);
+		this.chunked = HttpUtil.isTransferEncodingChunked(request);
+		this.bodyBytes = 0;
+		this.requestEnded = false;
+		this.continueExpected = false;
+		if (isUnsupportedExpectation(request)) {
+			sendErrorAndClose(HttpResponseStatus.EXPECTATION_FAILED);
+			return;
+		}
+		long maxBody = this.config.maxRequestBodySize();
+		if (maxBody >= 0 && this.contentLength > maxBody) {
+			this.context.guards().increment(Guard.MAX_REQUEST_BODY_SIZE);
+			logger.debug("Request body of {} bytes exceeds khamsin.max-request-body-size ({} bytes): 413",
+					this.contentLength, maxBody);
+			sendErrorAndClose(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+			return;
+		}
+		if ("*".equals(request.uri())) {
+			answerAsteriskForm(request);
+			return;
+		}
+		HttpExchange exchange;
+		try {
+			exchange = HttpExchange.create(this, request, "http", bufferFactory(), this.sequence);
+		}
+		catch (URISyntaxException | IllegalArgumentException ex) {
+			this.context.guards().increment(Guard.BAD_REQUEST);
+			logger.debug("Rejecting request target '{}': {}", request.uri(), ex.getMessage());
+			sendErrorAndClose(HttpResponseStatus.BAD_REQUEST);
+			return;
+		}
+		this.continueExpected = HttpUtil.is100ContinueExpected(request);
+		this.exchange = exchange;
+		if (this.contentLength != 0 || this.chunked) {
+			arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
+		}
+		else {
+			disarm();
+		}
+		exchange.start(this.context.handler());
+	}
+
+	private static boolean isUnsupportedExpectation(HttpRequest request) {
+		// RFC 9110, section 10.1.1: 100-continue is the only expectation defined.
+		String expect = request.headers().get(HttpHeaderNames.EXPECT);
+		return expect != null && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.trim());
+	}
+
+	private void onContent(HttpContent content) {
+		HttpExchange exchange = this.exchange;
+		if (exchange == null) {
+			content.release();
+			return;
+		}
+		long maxBody = this.config.maxRequestBodySize();
+		this.bodyBytes += content.content().readableBytes();
+		if (maxBody >= 0 && this.bodyBytes > maxBody) {
+			content.release();
+			this.context.guards().increment(Guard.MAX_REQUEST_BODY_SIZE);
+			logger.debug("Request body exceeds khamsin.max-request-body-size ({} bytes): 413", maxBody);
+			exchange.failBody(new IOException("Request body exceeds the limit of " + maxBody + " bytes"));
+			failExchange(exchange, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+			return;
+		}
+		boolean last = content instanceof LastHttpContent;
+		if (last) {
+			this.requestEnded = true;
+			if (this.timer == Timer.BODY) {
+				disarm();
+			}
+		}
+		else if (this.timer == Timer.BODY) {
+			this.deadline = System.nanoTime() + this.config.bodyReadTimeout().toNanos();
+		}
+		exchange.onContent(content);
+	}
+
+	private void discard(Object msg) {
+		if (msg instanceof HttpContent content) {
+			this.bodyBytes += content.content().readableBytes();
+		}
+		ReferenceCountUtil.release(msg);
+		if (this.discarded() > DISCARD_LIMIT && !(msg instanceof LastHttpContent)) {
+			logger.debug("Closing {}: more than {} bytes of an unread request body", this.ctx.channel(), DISCARD_LIMIT);
+			this.discarding = false;
+			this.ctx.close();
+			return;
+		}
+		if (msg instanceof LastHttpContent) {
+			this.discarding = false;
+			this.requestEnded = true;
+			afterExchange();
+		}
+	}
+
+	private long discarded() {
+		return this.bodyBytes - this.discardFrom;
+	}
+
+	private void enqueue(Object msg) {
+		if (this.pending == null) {
+			this.pending = new ArrayDeque<>(4);
+		}
+		this.pending.add(msg);
+		updateAutoRead();
+	}
+
+	private void processPending() {
+		if (this.processingPending) {
+			return;
+		}
+		this.processingPending = true;
+		try {
+			Object msg;
+			while (!this.closed && this.pending != null && !(this.exchange != null && this.requestEnded)
+					&& (msg = this.pending.poll()) != null) {
+				if (this.discarding) {
+					discard(msg);
+				}
+				else {
+					dispatch(msg);
+				}
+			}
+		}
+		finally {
+			this.processingPending = false;
+		}
+		updateAutoRead();
+	}
+
+	private void releasePending() {
+		if (this.pending != null) {
+			Object msg;
+			while ((msg = this.pending.poll()) != null) {
+				ReferenceCountUtil.release(msg);
+			}
+		}
+	}
+
+	private void updateAutoRead() {
+		boolean pause = (this.pending != null && !this.pending.isEmpty())
+				|| (this.exchange != null && this.exchange.isBodyPaused());
+		if (pause != this.autoReadPaused && !this.closed) {
+			this.autoReadPaused = pause;
+			this.ctx.channel().config().setAutoRead(!pause);
+		}
+	}
+
+	@Override
+	public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+		if (event instanceof DrainEvent) {
+			this.draining = true;
+			this.closing = true;
+			if (this.exchange == null && !this.receivingHead && !this.discarding) {
+				ctx.close();
+			}
+			return;
+		}
+		ctx.fireUserEventTriggered(event);
+	}
+
+	@Override
+	public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+		if (this.exchange != null) {
+			this.exchange.onWritabilityChanged();
+		}
+		ctx.fireChannelWritabilityChanged();
+	}
+
+	@Override
+	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+		if (cause instanceof IOException) {
+			logger.debug("Closing connection {}: {}", ctx.channel(), cause.toString());
+		}
+		else {
+			logger.warn("Closing connection {} after an unexpected error", ctx.channel(), cause);
+		}
+		ctx.close();
+	}
+
+	// ExchangeChannel
+
+	@Override
+	public Channel channel() {
+		return this.ctx.channel();
+	}
+
+	@Override
+	public void prepareHead(HttpResponse head, boolean streaming) {
+		HttpHeaders headers = head.headers();
+		if (!headers.contains(HttpHeaderNames.DATE)) {
+			headers.set(HttpHeaderNames.DATE, DateHeader.now());
+		}
+		if (this.config.serverHeader() != null && !headers.contains(HttpHeaderNames.SERVER)) {
+			headers.set(HttpHeaderNames.SERVER, this.config.serverHeader());
+		}
+		boolean close = this.closing || !this.keepAlive || this.draining || !bodyCanBeDrained();
+		if (streaming && !headers.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+			if (this.http10) {
+				close = true;
+			}
+			else {
+				HttpUtil.setTransferEncodingChunked(head, true);
+			}
+		}
+		if (close) {
+			this.closing = true;
+			headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+		}
+		else if (this.http10) {
+			headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+		}
+	}
+
+	private boolean bodyCanBeDrained() {
+		// A chunked body of unknown length is drained up to DISCARD_LIMIT after the response (see discard).
+		return this.requestEnded || this.chunked || Math.max(0, this.contentLength) - this.bodyBytes <= DISCARD_LIMIT;
+	}
+
+	@Override
+	public ChannelFuture write(Object message, boolean flush) {
+		ChannelFuture future = this.ctx.write(message);
+		if (flush) {
+			flush();
+		}
+		return future;
+	}
+
+	private void flush() {
+		if (this.inRead) {
+			this.flushPending = true;
+		}
+		else {
+			this.ctx.flush();
+		}
+	}
+
+	@Override
+	public boolean fileRegionSupported() {
+		return true;
+	}
+
+	@Override
+	public void pauseBodyReading(boolean paused) {
+		updateAutoRead();
+	}
+
+	@Override
+	public void bodyRequested() {
+		if (this.continueExpected && this.exchange != null && !this.exchange.isResponseStarted()) {
+			this.continueExpected = false;
+			this.ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+					Unpooled.EMPTY_BUFFER, HEADERS.newEmptyHeaders(), EmptyHttpHeaders.INSTANCE));
+		}
+	}
+
+	@Override
+	public void exchangeComplete(ChannelFuture lastWrite) {
+		HttpExchange exchange = this.exchange;
+		this.exchange = null;
+		this.continueExpected = false;
+		if (this.closing || this.closed) {
+			this.closing = true;
+			flush();
+			lastWrite.addListener(ChannelFutureListener.CLOSE);
+			if (exchange != null) {
+				exchange.discardBody();
+			}
+			releasePending();
+			return;
+		}
+		if (!this.requestEnded) {
+			if (exchange != null) {
+				exchange.discardBody();
+			}
+			this.discarding = true;
+			this.discardFrom = this.bodyBytes;
+			if (this.contentLength > 0 || this.chunked) {
+				arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
+			}
+			updateAutoRead();
+			return;
+		}
+		afterExchange();
+	}
+
+	private void afterExchange() {
+		if (this.closing) {
+			this.ctx.close();
+			return;
+		}
+		if (this.receivingHead) {
+			arm(Timer.HEAD, this.config.headerReadTimeout().toNanos());
+		}
+		else {
+			arm(Timer.IDLE, this.config.idleTimeout().toNanos());
+		}
+		processPending();
+	}
+
+	@Override
+	public void abort(Throwable cause) {
+		HttpExchange exchange = this.exchange;
+		this.exchange = null;
+		if (exchange != null) {
+			exchange.cancel();
+		}
+		this.closing = true;
+		this.ctx.flush();
+		this.ctx.close();
+	}
+
+	// Answers khamsin gives itself
+
+	private void answerAsteriskForm(HttpRequest request) {
+		// RFC 9112, section 3.2.4: the asterisk form is only for a server-wide OPTIONS.
+		if (!HttpMethod.OPTIONS.equals(request.method())) {
+			this.context.guards().increment(Guard.BAD_REQUEST);
+			sendErrorAndClose(HttpResponseStatus.BAD_REQUEST);
+			return;
+		}
+		FullHttpResponse response = emptyResponse(HttpResponseStatus.OK);
+		response.headers().set(HttpHeaderNames.ALLOW, ALLOWED_METHODS);
+		prepareHead(response, false);
+		ChannelFuture write = write(response, true);
+		this.discarding = true;
+		exchangeComplete(write);
+	}
+
+	private void rejectMalformed(Throwable cause) {
+		HttpResponseStatus status;
+		Guard guard;
+		if (cause instanceof TooLongHttpLineException) {
+			status = HttpResponseStatus.REQUEST_URI_TOO_LONG;
+			guard = Guard.MAX_INITIAL_LINE_LENGTH;
+		}
+		else if (cause instanceof TooLongHttpHeaderException) {
+			status = HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
+			guard = Guard.MAX_HEADER_SIZE;
+		}
+		else {
+			status = (cause instanceof TooLongFrameException) ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+					: HttpResponseStatus.BAD_REQUEST;
+			guard = Guard.BAD_REQUEST;
+		}
+		this.context.guards().increment(guard);
+		logger.debug("Rejecting malformed request with {}: {}", status.code(), cause.getMessage());
+		sendErrorAndClose(status);
+	}
+
+	private void failExchange(HttpExchange exchange, HttpResponseStatus status) {
+		if (exchange.isResponseStarted()) {
+			abort(new IOException(status.reasonPhrase()));
+			return;
+		}
+		this.exchange = null;
+		exchange.cancel();
+		sendErrorAndClose(status);
+	}
+
+	private void sendErrorAndClose(HttpResponseStatus status) {
+		this.closing = true;
+		disarm();
+		releasePending();
+		FullHttpResponse response = emptyResponse(status);
+		response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+		response.headers().set(HttpHeaderNames.DATE, DateHeader.now());
+		if (this.config.serverHeader() != null) {
+			response.headers().set(HttpHeaderNames.SERVER, this.config.serverHeader());
+		}
+		this.ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+	}
+
+	private static FullHttpResponse emptyResponse(HttpResponseStatus status) {
+		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER,
+				HEADERS.newHeaders(), EmptyHttpHeaders.INSTANCE);
+		response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+		return response;
+	}
+
+	private NettyDataBufferFactory bufferFactory() {
+		if (this.bufferFactory == null) {
+			this.bufferFactory = new NettyDataBufferFactory(this.ctx.alloc());
+		}
+		return this.bufferFactory;
+	}
+
+	// Timers: one scheduled task per connection. It never sleeps longer than the shortest configured timeout, so a
+	// deadline that moves (every request does) is only written to a field, and no task is ever cancelled.
+
+	private void arm(Timer timer, long timeoutNanos) {
+		this.timer = timer;
+		this.deadline = System.nanoTime() + timeoutNanos;
+		if (this.timerFuture == null && !this.closed) {
+			schedule(timeoutNanos);
+		}
+	}
+
+	private void schedule(long delayNanos) {
+		this.timerFuture = this.ctx.executor().schedule(this.timerTask, Math.min(delayNanos, this.checkIntervalNanos),
+				TimeUnit.NANOSECONDS);
+	}
+
+	private void disarm() {
+		this.timer = Timer.NONE;
+	}
+
+	private void onTimer() {
+		this.timerFuture = null;
+		if (this.timer == Timer.NONE || this.closed) {
+			return;
+		}
+		long left = this.deadline - System.nanoTime();
+		if (left > 0) {
+			schedule(left);
+			return;
+		}
+		switch (this.timer) {
+			case IDLE -> {
+				this.context.guards().increment(Guard.IDLE_TIMEOUT);
+				this.ctx.close();
+			}
+			case HEAD -> {
+				this.context.guards().increment(Guard.HEADER_READ_TIMEOUT);
+				logger.debug("Request head not received within khamsin.header-read-timeout ({}): 408",
+						this.config.headerReadTimeout());
+				sendErrorAndClose(HttpResponseStatus.REQUEST_TIMEOUT);
+			}
+			case BODY -> onBodyTimeout();
+			default -> {
+			}
+		}
+	}
+
+	private void onBodyTimeout() {
+		HttpExchange exchange = this.exchange;
+		if (exchange != null && exchange.isBodyPaused()) {
+			// The handler is slow to read, not the client to send: wait for the handler.
+			arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
+			return;
+		}
+		this.context.guards().increment(Guard.BODY_READ_TIMEOUT);
+		logger.debug("Request body stalled for khamsin.body-read-timeout ({}): 408", this.config.bodyReadTimeout());
+		if (exchange == null) {
+			this.ctx.close();
+			return;
+		}
+		exchange.failBody(new IOException("Request body stalled for " + this.config.bodyReadTimeout()));
+		failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT);
+	}
+
+}
