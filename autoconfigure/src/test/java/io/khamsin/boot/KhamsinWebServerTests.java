@@ -1,12 +1,10 @@
 package io.khamsin.boot;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -14,7 +12,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.web.server.GracefulShutdownResult;
 import org.springframework.boot.web.server.PortInUseException;
@@ -22,6 +19,9 @@ import org.springframework.boot.web.server.Shutdown;
 import org.springframework.boot.web.server.WebServerException;
 import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.khamsin.container.test.RawHttpConnection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -34,7 +34,7 @@ class KhamsinWebServerTests {
 
 	private KhamsinWebServer webServer;
 
-	private Socket client;
+	private RawHttpConnection client;
 
 	@AfterEach
 	void tearDown() throws IOException {
@@ -112,7 +112,30 @@ class KhamsinWebServerTests {
 	}
 
 	@Test
-	@Disabled("needs the engine's HTTP/1.1 pipeline (Http1ChannelInitializer) to reach the handler")
+	void gracefulShutdownLetsAnActiveRequestFinishAndThenReportsIdle() throws IOException {
+		CountDownLatch handling = new CountDownLatch(1);
+		Sinks.Empty<Void> finish = Sinks.empty();
+		this.webServer = create((request, response) -> {
+			handling.countDown();
+			return finish.asMono().then(response.setComplete());
+		}, Shutdown.GRACEFUL);
+		this.webServer.start();
+		int port = this.webServer.getPort();
+		sendRequest(port);
+		await().atMost(Duration.ofSeconds(10)).until(() -> handling.getCount() == 0);
+		List<GracefulShutdownResult> results = new CopyOnWriteArrayList<>();
+		this.webServer.shutDownGracefully(results::add);
+		assertRefuses(port);
+		assertThat(results).isEmpty();
+		finish.tryEmitEmpty();
+		RawHttpConnection.Response response = this.client.read();
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.header("connection")).isEqualToIgnoringCase("close");
+		await().atMost(Duration.ofSeconds(10)).until(() -> !results.isEmpty());
+		assertThat(results).containsExactly(GracefulShutdownResult.IDLE);
+	}
+
+	@Test
 	void gracefulShutdownReportsRequestsActiveWhenStoppedWhileARequestIsActive() throws IOException {
 		CountDownLatch handling = new CountDownLatch(1);
 		this.webServer = create((request, response) -> {
@@ -131,7 +154,6 @@ class KhamsinWebServerTests {
 	}
 
 	@Test
-	@Disabled("needs the engine's HTTP/1.1 pipeline (Http1ChannelInitializer) to reach the handler")
 	void stopDoesNotHangOnARequestThatBlocksItsReactor() throws Exception {
 		CountDownLatch handling = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
@@ -166,10 +188,8 @@ class KhamsinWebServerTests {
 	}
 
 	private void sendRequest(int port) throws IOException {
-		this.client = new Socket(InetAddress.getLoopbackAddress(), port);
-		OutputStream out = this.client.getOutputStream();
-		out.write("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-		out.flush();
+		this.client = new RawHttpConnection(port);
+		this.client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
 	}
 
 	private static void assertAccepts(int port) throws IOException {

@@ -1,5 +1,10 @@
 package io.khamsin.starter;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
@@ -26,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KhamsinStarterTests {
 
 	@Test
-	void aWebFluxApplicationOnTheStarterAloneRunsOnKhamsinWithoutReactorNetty(CapturedOutput output) {
+	void aWebFluxApplicationOnTheStarterAloneRunsOnKhamsinWithoutReactorNetty(CapturedOutput output)
+			throws Exception {
 		assertThat(ClassUtils.isPresent("reactor.netty.http.server.HttpServer", null)).isFalse();
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(HelloApplication.class)
 			.properties("server.port=0", "server.address=127.0.0.1", "khamsin.reactors=1")
@@ -34,7 +40,13 @@ class KhamsinStarterTests {
 			assertThat(context).isInstanceOf(ReactiveWebServerApplicationContext.class);
 			assertThat(((ReactiveWebServerApplicationContext) context).getWebServer())
 				.isInstanceOf(KhamsinWebServer.class);
-			assertThat(output).contains("khamsin started on port");
+			int port = ((ReactiveWebServerApplicationContext) context).getWebServer().getPort();
+			assertThat(output).contains("khamsin started on port " + port);
+			HttpResponse<String> response = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello")).build(),
+						HttpResponse.BodyHandlers.ofString());
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("Hello, World!");
 		}
 	}
 
