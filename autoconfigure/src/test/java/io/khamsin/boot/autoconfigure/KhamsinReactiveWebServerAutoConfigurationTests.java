@@ -116,6 +116,23 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 	}
 
 	@Test
+	void http2AndCompressionSettingsAreIgnoredWithAWarning(CapturedOutput output) {
+		this.runner.withPropertyValues("server.http2.enabled=true", "server.compression.enabled=true")
+			.run((context) -> {
+				serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class));
+				assertThat(output)
+					.contains("khamsin does not support server.http2.enabled, server.compression.enabled yet: ignored");
+			});
+	}
+
+	@Test
+	void aNativeForwardHeadersStrategyIsIgnoredWithAWarningPointingToFramework(CapturedOutput output) {
+		this.runner.withPropertyValues("server.forward-headers-strategy=native")
+			.run((context) -> assertThat(output)
+				.contains("server.forward-headers-strategy=native is ignored. Set it to 'framework' instead"));
+	}
+
+	@Test
 	void webServerFactoryCustomizerBeansAreAppliedAfterTheProperties() {
 		this.runner.withUserConfiguration(FactoryCustomizerConfiguration.class)
 			.withPropertyValues("khamsin.max-connections=100")
