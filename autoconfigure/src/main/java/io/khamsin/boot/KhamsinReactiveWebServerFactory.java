@@ -101,8 +101,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 			ignored.add("server.compression.enabled");
 		}
 		if (!ignored.isEmpty()) {
-			logger.warn("khamsin does not support {} yet: ignored, the server speaks plain HTTP/1.1 without "
-					+ "compression. Remove the setting, or set khamsin.enabled=false to run on Reactor Netty",
+			logger.warn("khamsin does not support {} yet: ignored (khamsin serves plain, uncompressed HTTP/1.1). "
+					+ "Remove the setting, or set khamsin.enabled=false to use Boot's default reactive server",
 					String.join(", ", ignored));
 		}
 	}
