@@ -95,14 +95,6 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	}
 
 	/**
-	 * The request body can not be read to its end (too large, too slow, connection lost).
-	 * @param cause why
-	 */
-	public void failBody(Throwable cause) {
-		this.body.onError(cause);
-	}
-
-	/**
 	 * The handler will not read the rest of the body: drop it.
 	 */
 	public void discardBody() {
@@ -135,11 +127,20 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	 * The connection closed or the exchange was abandoned: cancel the handler and release what it holds.
 	 */
 	public void cancel() {
+		cancel(new IOException("Connection closed before the request completed"));
+	}
+
+	/**
+	 * Abandon the exchange: the handler is cancelled, its body fails with the cause, and nothing more it
+	 * writes reaches the connection.
+	 * @param cause why
+	 */
+	public void cancel(Throwable cause) {
 		if (this.finished) {
 			return;
 		}
 		this.finished = true;
-		this.body.onError(new IOException("Connection closed before the request completed"));
+		this.body.onError(cause);
 		this.response.abort();
 		Subscription subscription = this.handlerSubscription;
 		if (subscription != null) {

@@ -302,8 +302,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 			content.release();
 			this.context.guards().increment(Guard.MAX_REQUEST_BODY_SIZE);
 			logger.debug("Request body exceeds khamsin.max-request-body-size ({} bytes): 413", maxBody);
-			exchange.failBody(new IOException("Request body exceeds the limit of " + maxBody + " bytes"));
-			failExchange(exchange, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+			failExchange(exchange, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+					new IOException("Request body exceeds the limit of " + maxBody + " bytes"));
 			return;
 		}
 		boolean last = content instanceof LastHttpContent;
@@ -592,14 +592,16 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		sendErrorAndClose(status);
 	}
 
-	private void failExchange(HttpExchange exchange, HttpResponseStatus status) {
-		if (exchange.isResponseStarted()) {
-			abort(new IOException(status.reasonPhrase()));
-			return;
-		}
+	private void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
+		boolean started = exchange.isResponseStarted();
 		this.exchange = null;
-		exchange.cancel();
-		sendErrorAndClose(status);
+		exchange.cancel(cause);
+		if (started) {
+			this.ctx.close();
+		}
+		else {
+			sendErrorAndClose(status);
+		}
 	}
 
 	private void sendErrorAndClose(HttpResponseStatus status) {
@@ -689,8 +691,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 			this.ctx.close();
 			return;
 		}
-		exchange.failBody(new IOException("Request body stalled for " + this.config.bodyReadTimeout()));
-		failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT);
+		failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT,
+				new IOException("Request body stalled for " + this.config.bodyReadTimeout()));
 	}
 
 }

@@ -49,7 +49,8 @@ public final class TestRoutes {
 					(request) -> ServerResponse.ok().contentType(MediaType.TEXT_PLAIN).bodyValue("Hello, World!"))
 			.POST("/echo", (request) -> ServerResponse.ok().body(request.bodyToFlux(DataBuffer.class), DataBuffer.class))
 			.POST("/digest", (request) -> digest(request.bodyToFlux(DataBuffer.class), Duration.ZERO))
-			.POST("/slow-digest", (request) -> digest(request.bodyToFlux(DataBuffer.class), Duration.ofMillis(1)))
+			.POST("/slow-reader", (request) -> digest(request.bodyToFlux(DataBuffer.class)
+				.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1), Duration.ZERO))
 			.GET("/stream", (request) -> {
 				int count = Integer.parseInt(request.queryParam("count").orElse("5"));
 				return ServerResponse.ok().contentType(MediaType.TEXT_PLAIN)
