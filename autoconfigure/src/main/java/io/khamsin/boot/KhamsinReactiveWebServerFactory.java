@@ -1,0 +1,222 @@
+package io.khamsin.boot;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.server.Shutdown;
+import org.springframework.boot.web.server.Ssl;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.server.reactive.AbstractReactiveWebServerFactory;
+import org.springframework.boot.web.server.reactive.ReactiveWebServerFactory;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.util.Assert;
+
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.KhamsinServerCustomizer;
+import io.khamsin.container.ListenerMode;
+import io.khamsin.container.Transport;
+
+/**
+ * {@link ReactiveWebServerFactory} that creates {@link KhamsinWebServer}s. Every khamsin option starts at the
+ * engine's default ({@link KhamsinServerConfig}); port, address, server header and shutdown come from the
+ * common web server settings.
+ */
+public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFactory {
+
+	private static final Logger logger = LoggerFactory.getLogger(KhamsinReactiveWebServerFactory.class);
+
+	private int reactors = KhamsinServerConfig.DEFAULT_REACTORS;
+
+	private Transport transport = Transport.AUTO;
+
+	private ListenerMode listener = ListenerMode.REUSEPORT;
+
+	private int maxInitialLineLength = KhamsinServerConfig.DEFAULT_MAX_INITIAL_LINE_LENGTH;
+
+	private int maxHeaderSize = KhamsinServerConfig.DEFAULT_MAX_HEADER_SIZE;
+
+	private Duration idleTimeout = KhamsinServerConfig.DEFAULT_IDLE_TIMEOUT;
+
+	private Duration headerReadTimeout = KhamsinServerConfig.DEFAULT_HEADER_READ_TIMEOUT;
+
+	private Duration bodyReadTimeout = KhamsinServerConfig.DEFAULT_BODY_READ_TIMEOUT;
+
+	private int maxConnections = KhamsinServerConfig.DEFAULT_MAX_CONNECTIONS;
+
+	private long maxRequestBodySize = KhamsinServerConfig.DEFAULT_MAX_REQUEST_BODY_SIZE;
+
+	private Set<KhamsinServerCustomizer> serverCustomizers = new LinkedHashSet<>();
+
+	public KhamsinReactiveWebServerFactory() {
+	}
+
+	public KhamsinReactiveWebServerFactory(int port) {
+		super(port);
+	}
+
+	@Override
+	public WebServer getWebServer(HttpHandler httpHandler) {
+		Assert.notNull(httpHandler, "'httpHandler' must not be null");
+		warnAboutUnsupportedSettings();
+		KhamsinServer server = KhamsinServer.create(createServerConfig(), httpHandler);
+		return new KhamsinWebServer(server, getShutdown() == Shutdown.GRACEFUL);
+	}
+
+	private KhamsinServerConfig createServerConfig() {
+		return KhamsinServerConfig.builder()
+			.address(getAddress())
+			.port(getPort())
+			.reactors(this.reactors)
+			.transport(this.transport)
+			.listener(this.listener)
+			.maxInitialLineLength(this.maxInitialLineLength)
+			.maxHeaderSize(this.maxHeaderSize)
+			.idleTimeout(this.idleTimeout)
+			.headerReadTimeout(this.headerReadTimeout)
+			.bodyReadTimeout(this.bodyReadTimeout)
+			.maxConnections(this.maxConnections)
+			.maxRequestBodySize(this.maxRequestBodySize)
+			.serverHeader(getServerHeader())
+			.customizers(List.copyOf(this.serverCustomizers))
+			.build();
+	}
+
+	private void warnAboutUnsupportedSettings() {
+		List<String> ignored = new ArrayList<>();
+		if (Ssl.isEnabled(getSsl())) {
+			ignored.add("server.ssl");
+		}
+		if (getHttp2() != null && getHttp2().isEnabled()) {
+			ignored.add("server.http2.enabled");
+		}
+		if (getCompression() != null && getCompression().getEnabled()) {
+			ignored.add("server.compression.enabled");
+		}
+		if (!ignored.isEmpty()) {
+			logger.warn("khamsin does not support {} yet: ignored (khamsin serves plain, uncompressed HTTP/1.1). "
+					+ "Remove the setting, or set khamsin.enabled=false to use Boot's default reactive server",
+					String.join(", ", ignored));
+		}
+	}
+
+	/**
+	 * Set the number of reactors (event loops). Defaults to the number of available processors.
+	 * @param reactors the number of reactors
+	 */
+	public void setReactors(int reactors) {
+		this.reactors = reactors;
+	}
+
+	/**
+	 * Set the I/O transport. Defaults to {@link Transport#AUTO}.
+	 * @param transport the transport
+	 */
+	public void setTransport(Transport transport) {
+		Assert.notNull(transport, "'transport' must not be null");
+		this.transport = transport;
+	}
+
+	/**
+	 * Set the listener mode. Defaults to {@link ListenerMode#REUSEPORT}.
+	 * @param listener the listener mode
+	 */
+	public void setListener(ListenerMode listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		this.listener = listener;
+	}
+
+	/**
+	 * Set the longest request line accepted, in bytes; longer ones are answered 414.
+	 * @param maxInitialLineLength the maximum length
+	 */
+	public void setMaxInitialLineLength(int maxInitialLineLength) {
+		this.maxInitialLineLength = maxInitialLineLength;
+	}
+
+	/**
+	 * Set the largest request head accepted, in bytes; larger ones are answered 431.
+	 * @param maxHeaderSize the maximum size
+	 */
+	public void setMaxHeaderSize(int maxHeaderSize) {
+		this.maxHeaderSize = maxHeaderSize;
+	}
+
+	/**
+	 * Set how long a keep-alive connection may stay idle between requests before it is closed.
+	 * @param idleTimeout the idle timeout
+	 */
+	public void setIdleTimeout(Duration idleTimeout) {
+		Assert.notNull(idleTimeout, "'idleTimeout' must not be null");
+		this.idleTimeout = idleTimeout;
+	}
+
+	/**
+	 * Set how long a client may take to send a request head; slower ones are answered 408 and closed.
+	 * @param headerReadTimeout the header read timeout
+	 */
+	public void setHeaderReadTimeout(Duration headerReadTimeout) {
+		Assert.notNull(headerReadTimeout, "'headerReadTimeout' must not be null");
+		this.headerReadTimeout = headerReadTimeout;
+	}
+
+	/**
+	 * Set how long a request body may stall while the handler waits for it; slower ones are answered 408 and
+	 * closed.
+	 * @param bodyReadTimeout the body read timeout
+	 */
+	public void setBodyReadTimeout(Duration bodyReadTimeout) {
+		Assert.notNull(bodyReadTimeout, "'bodyReadTimeout' must not be null");
+		this.bodyReadTimeout = bodyReadTimeout;
+	}
+
+	/**
+	 * Set the most connections open at once; new ones beyond it are closed at once.
+	 * @param maxConnections the maximum number of connections
+	 */
+	public void setMaxConnections(int maxConnections) {
+		this.maxConnections = maxConnections;
+	}
+
+	/**
+	 * Set the largest request body accepted, in bytes; larger ones are answered 413.
+	 * @param maxRequestBodySize the maximum size, or {@code -1} for no limit
+	 */
+	public void setMaxRequestBodySize(long maxRequestBodySize) {
+		this.maxRequestBodySize = maxRequestBodySize;
+	}
+
+	/**
+	 * Returns a mutable collection of the {@link KhamsinServerCustomizer}s applied to the Netty bootstrap.
+	 * @return the customizers that will be applied
+	 */
+	public Collection<KhamsinServerCustomizer> getServerCustomizers() {
+		return this.serverCustomizers;
+	}
+
+	/**
+	 * Set the {@link KhamsinServerCustomizer}s applied to the Netty bootstrap, replacing any existing ones.
+	 * @param serverCustomizers the customizers to set
+	 */
+	public void setServerCustomizers(Collection<? extends KhamsinServerCustomizer> serverCustomizers) {
+		Assert.notNull(serverCustomizers, "'serverCustomizers' must not be null");
+		this.serverCustomizers = new LinkedHashSet<>(serverCustomizers);
+	}
+
+	/**
+	 * Add {@link KhamsinServerCustomizer}s applied to the Netty bootstrap, after those already added.
+	 * @param serverCustomizers the customizers to add
+	 */
+	public void addServerCustomizers(KhamsinServerCustomizer... serverCustomizers) {
+		Assert.notNull(serverCustomizers, "'serverCustomizers' must not be null");
+		this.serverCustomizers.addAll(Arrays.asList(serverCustomizers));
+	}
+
+}

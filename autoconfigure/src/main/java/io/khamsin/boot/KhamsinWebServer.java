@@ -1,0 +1,150 @@
+package io.khamsin.boot;
+
+import java.util.concurrent.CountDownLatch;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.server.GracefulShutdownCallback;
+import org.springframework.boot.web.server.GracefulShutdownResult;
+import org.springframework.boot.web.server.PortInUseException;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.server.WebServerException;
+import org.springframework.util.Assert;
+
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.ShutdownResult;
+
+/**
+ * {@link WebServer} that controls a {@link KhamsinServer}. Usually created by a
+ * {@link KhamsinReactiveWebServerFactory}. It can be started again after {@link #stop()}, not after
+ * {@link #destroy()}.
+ */
+public final class KhamsinWebServer implements WebServer {
+
+	private static final Logger logger = LoggerFactory.getLogger(KhamsinWebServer.class);
+
+	private final KhamsinServer server;
+
+	private final boolean graceful;
+
+	private final Object monitor = new Object();
+
+	private CountDownLatch running;
+
+	private volatile boolean destroyed;
+
+	/**
+	 * Create a web server, not yet started.
+	 * @param server the khamsin server to control
+	 * @param graceful whether {@link #shutDownGracefully} waits for active requests ({@code server.shutdown=graceful})
+	 */
+	public KhamsinWebServer(KhamsinServer server, boolean graceful) {
+		Assert.notNull(server, "'server' must not be null");
+		this.server = server;
+		this.graceful = graceful;
+	}
+
+	@Override
+	public void start() throws WebServerException {
+		synchronized (this.monitor) {
+			if (this.destroyed) {
+				throw new WebServerException("khamsin was destroyed and cannot be started again", null);
+			}
+			if (this.running != null) {
+				return;
+			}
+			try {
+				this.server.start();
+			}
+			catch (io.khamsin.container.PortInUseException ex) {
+				throw new PortInUseException(ex.getPort(), ex);
+			}
+			catch (RuntimeException ex) {
+				throw new WebServerException("Unable to start khamsin: " + ex.getMessage(), ex);
+			}
+			this.running = new CountDownLatch(1);
+			startAwaitThread(this.running);
+		}
+	}
+
+	// khamsin's reactors are daemon threads: without one live non-daemon thread the JVM of an application
+	// whose main method has returned would exit as soon as it started.
+	private void startAwaitThread(CountDownLatch running) {
+		Thread awaitThread = new Thread(() -> {
+			try {
+				running.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, "khamsin-server");
+		awaitThread.setContextClassLoader(getClass().getClassLoader());
+		awaitThread.setDaemon(false);
+		awaitThread.start();
+	}
+
+	/**
+	 * Stop at once: close the listeners and every connection. A graceful shutdown in progress reports
+	 * {@link GracefulShutdownResult#REQUESTS_ACTIVE} if requests were still active. Never waits on a handler.
+	 */
+	@Override
+	public void stop() throws WebServerException {
+		synchronized (this.monitor) {
+			this.server.stop();
+			if (this.running != null) {
+				this.running.countDown();
+				this.running = null;
+			}
+		}
+	}
+
+	/**
+	 * Stop accepting connections, close idle ones and let active requests finish; the callback learns how it
+	 * ended. With {@code server.shutdown=immediate} the callback is told {@link GracefulShutdownResult#IMMEDIATE}
+	 * at once.
+	 * @param callback told the outcome once the shutdown has ended
+	 */
+	@Override
+	public void shutDownGracefully(GracefulShutdownCallback callback) {
+		if (!this.graceful) {
+			callback.shutdownComplete(GracefulShutdownResult.IMMEDIATE);
+			return;
+		}
+		this.server.shutdownGracefully().whenComplete((result, failure) -> {
+			if (result == ShutdownResult.IDLE) {
+				logger.info("Graceful shutdown complete");
+				callback.shutdownComplete(GracefulShutdownResult.IDLE);
+			}
+			else {
+				logger.info("Graceful shutdown aborted with one or more requests still active");
+				callback.shutdownComplete(GracefulShutdownResult.REQUESTS_ACTIVE);
+			}
+		});
+	}
+
+	@Override
+	public void destroy() {
+		synchronized (this.monitor) {
+			stop();
+			this.destroyed = true;
+		}
+	}
+
+	/**
+	 * The port the server listens on.
+	 * @return the port, or {@code -1} when not started, stopped or destroyed
+	 */
+	@Override
+	public int getPort() {
+		return this.destroyed ? -1 : this.server.port();
+	}
+
+	/**
+	 * The khamsin server this web server controls: its configuration, connections and guard counts.
+	 * @return the khamsin server
+	 */
+	public KhamsinServer getKhamsinServer() {
+		return this.server;
+	}
+
+}

@@ -1,0 +1,224 @@
+package io.khamsin.boot.autoconfigure;
+
+import java.net.InetAddress;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
+import org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.server.reactive.ReactiveWebServerFactory;
+import org.springframework.boot.web.server.reactive.context.AnnotationConfigReactiveWebServerApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.server.reactive.HttpHandler;
+
+import io.khamsin.boot.KhamsinReactiveWebServerFactory;
+import io.khamsin.boot.KhamsinWebServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.KhamsinServerCustomizer;
+import io.khamsin.container.ListenerMode;
+import io.khamsin.container.Transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@ExtendWith(OutputCaptureExtension.class)
+class KhamsinReactiveWebServerAutoConfigurationTests {
+
+	private static final HttpHandler HANDLER = (request, response) -> response.setComplete();
+
+	// Reactor Netty's auto-configuration is listed first: khamsin must win through its ordering, not by luck.
+	private final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(NettyReactiveWebServerAutoConfiguration.class,
+				KhamsinReactiveWebServerAutoConfiguration.class));
+
+	@Test
+	void khamsinIsChosenOverReactorNetty() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(ReactiveWebServerFactory.class);
+			assertThat(context).getBean(ReactiveWebServerFactory.class).isInstanceOf(KhamsinReactiveWebServerFactory.class);
+		});
+	}
+
+	@Test
+	void stepsAsideForAUserDefinedReactiveWebServerFactory() {
+		this.runner.withUserConfiguration(UserFactoryConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(ReactiveWebServerFactory.class);
+			assertThat(context).getBean(ReactiveWebServerFactory.class)
+				.isSameAs(context.getBean(UserFactoryConfiguration.class).factory);
+		});
+	}
+
+	@Test
+	void stepsAsideForReactorNettyWhenDisabled() {
+		this.runner.withPropertyValues("khamsin.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(KhamsinReactiveWebServerFactory.class);
+			assertThat(context).getBean(ReactiveWebServerFactory.class).isInstanceOf(NettyReactiveWebServerFactory.class);
+		});
+	}
+
+	@Test
+	void doesNotApplyToAServletWebApplication() {
+		new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(KhamsinReactiveWebServerAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(KhamsinReactiveWebServerFactory.class)
+				.doesNotHaveBean(KhamsinProperties.class));
+	}
+
+	@Test
+	void doesNotApplyToANonWebApplication() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(KhamsinReactiveWebServerAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(KhamsinReactiveWebServerFactory.class)
+				.doesNotHaveBean(KhamsinProperties.class));
+	}
+
+	@Test
+	void khamsinAndServerPropertiesReachTheEngine() {
+		this.runner
+			.withPropertyValues("khamsin.reactors=3", "khamsin.transport=io-uring", "khamsin.listener=shared",
+					"khamsin.max-initial-line-length=2KB", "khamsin.idle-timeout=5s", "khamsin.header-read-timeout=2s",
+					"khamsin.body-read-timeout=3s", "khamsin.max-connections=100",
+					"khamsin.max-request-body-size=10MB", "server.port=9090", "server.address=127.0.0.1",
+					"server.server-header=khamsin", "server.max-http-request-header-size=16KB")
+			.run((context) -> {
+				KhamsinServerConfig config = serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class));
+				assertThat(config.reactors()).isEqualTo(3);
+				assertThat(config.transport()).isEqualTo(Transport.IO_URING);
+				assertThat(config.listener()).isEqualTo(ListenerMode.SHARED);
+				assertThat(config.maxInitialLineLength()).isEqualTo(2048);
+				assertThat(config.idleTimeout()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(config.headerReadTimeout()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(config.bodyReadTimeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(config.maxConnections()).isEqualTo(100);
+				assertThat(config.maxRequestBodySize()).isEqualTo(10L * 1024 * 1024);
+				assertThat(config.port()).isEqualTo(9090);
+				assertThat(config.address()).isEqualTo(InetAddress.getByName("127.0.0.1"));
+				assertThat(config.serverHeader()).isEqualTo("khamsin");
+				assertThat(config.maxHeaderSize()).isEqualTo(16 * 1024);
+			});
+	}
+
+	@Test
+	void aRequestHeaderSizeBeyondTwoGigabytesFailsWithAMessageNamingTheProperty() {
+		this.runner.withPropertyValues("server.max-http-request-header-size=3GB")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("server.max-http-request-header-size must be at most"));
+	}
+
+	@Test
+	void http2AndCompressionSettingsAreIgnoredWithAWarning(CapturedOutput output) {
+		this.runner.withPropertyValues("server.http2.enabled=true", "server.compression.enabled=true")
+			.run((context) -> {
+				serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class));
+				assertThat(output)
+					.contains("khamsin does not support server.http2.enabled, server.compression.enabled yet: ignored");
+			});
+	}
+
+	@Test
+	void aNativeForwardHeadersStrategyIsIgnoredWithAWarningPointingToFramework(CapturedOutput output) {
+		this.runner.withPropertyValues("server.forward-headers-strategy=native")
+			.run((context) -> assertThat(output)
+				.contains("server.forward-headers-strategy=native is ignored. Set it to 'framework' instead"));
+	}
+
+	@Test
+	void webServerFactoryCustomizerBeansAreAppliedAfterTheProperties() {
+		this.runner.withUserConfiguration(FactoryCustomizerConfiguration.class)
+			.withPropertyValues("khamsin.max-connections=100")
+			.run((context) -> assertThat(serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class))
+				.maxConnections()).isEqualTo(7));
+	}
+
+	@Test
+	void khamsinServerCustomizerBeansAreAppliedInOrder() {
+		this.runner.withUserConfiguration(ServerCustomizerConfiguration.class).run((context) -> {
+			KhamsinServerConfig config = serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class));
+			assertThat(config.customizers()).containsExactly(context.getBean("first", KhamsinServerCustomizer.class),
+					context.getBean("second", KhamsinServerCustomizer.class));
+		});
+	}
+
+	@Test
+	void aReactiveWebServerApplicationRunsOnKhamsin(CapturedOutput output) {
+		new ReactiveWebApplicationContextRunner(AnnotationConfigReactiveWebServerApplicationContext::new)
+			.withConfiguration(AutoConfigurations.of(NettyReactiveWebServerAutoConfiguration.class,
+					KhamsinReactiveWebServerAutoConfiguration.class))
+			.withUserConfiguration(HttpHandlerConfiguration.class)
+			.withPropertyValues("server.port=0", "server.address=127.0.0.1", "khamsin.reactors=1")
+			.run((context) -> {
+				AnnotationConfigReactiveWebServerApplicationContext serverContext = (AnnotationConfigReactiveWebServerApplicationContext) context
+					.getSourceApplicationContext();
+				assertThat(serverContext.getWebServer()).isInstanceOf(KhamsinWebServer.class);
+				int port = serverContext.getWebServer().getPort();
+				assertThat(port).isPositive();
+				assertThat(output).contains("khamsin started on port " + port + " (http/1.1) with 1 reactor (");
+			});
+	}
+
+	private static KhamsinServerConfig serverConfig(KhamsinReactiveWebServerFactory factory) {
+		return ((KhamsinWebServer) factory.getWebServer(HANDLER)).getKhamsinServer().config();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserFactoryConfiguration {
+
+		final ReactiveWebServerFactory factory = (handler) -> null;
+
+		@Bean
+		ReactiveWebServerFactory userFactory() {
+			return this.factory;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FactoryCustomizerConfiguration {
+
+		@Bean
+		WebServerFactoryCustomizer<KhamsinReactiveWebServerFactory> maxConnectionsCustomizer() {
+			return (factory) -> factory.setMaxConnections(7);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ServerCustomizerConfiguration {
+
+		@Bean
+		@org.springframework.core.annotation.Order(2)
+		KhamsinServerCustomizer second() {
+			return (bootstrap) -> {
+			};
+		}
+
+		@Bean
+		@org.springframework.core.annotation.Order(1)
+		KhamsinServerCustomizer first() {
+			return (bootstrap) -> {
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class HttpHandlerConfiguration {
+
+		@Bean
+		HttpHandler httpHandler() {
+			return HANDLER;
+		}
+
+	}
+
+}
