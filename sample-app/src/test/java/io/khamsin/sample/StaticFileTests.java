@@ -1,0 +1,103 @@
+package io.khamsin.sample;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Static files under {@code /files/**}, written by WebFlux's resource handling: through
+ * {@code ZeroCopyHttpOutputMessage} (sendfile on khamsin's plain connections) when the resource is a file.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StaticFileTests {
+
+	private static final int SIZE = 5 * 1024 * 1024 + 123;
+
+	private static byte[] content;
+
+	private final HttpClient client = HttpClients.http1();
+
+	@BeforeAll
+	static void writeFiles() throws Exception {
+		content = new byte[SIZE];
+		new Random(11).nextBytes(content);
+		Path files = SampleServers.filesDir();
+		Files.write(files.resolve("download.bin"), content);
+		Files.createDirectories(files.resolve("docs"));
+		Files.writeString(files.resolve("docs/readme.txt"), "read me");
+		Files.writeString(files.getParent().resolve("secret.txt"), "not for the web");
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void fileIsDownloadedWhole(Container container) throws Exception {
+		HttpResponse<byte[]> response = this.client.send(
+				HttpRequest.newBuilder(container.server().uri("/files/download.bin")).build(),
+				HttpResponse.BodyHandlers.ofByteArray());
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValueAsLong("Content-Length")).hasValue(SIZE);
+		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/octet-stream");
+		assertThat(Digests.sha256(response.body())).isEqualTo(Digests.sha256(content));
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void rangeOfAFileIsAnsweredPartially(Container container) throws Exception {
+		HttpResponse<byte[]> response = this.client.send(
+				HttpRequest.newBuilder(container.server().uri("/files/download.bin"))
+					.header("Range", "bytes=1000000-1999999")
+					.build(),
+				HttpResponse.BodyHandlers.ofByteArray());
+		assertThat(response.statusCode()).isEqualTo(206);
+		assertThat(response.headers().firstValue("Content-Range")).hasValue("bytes 1000000-1999999/" + SIZE);
+		assertThat(response.body()).isEqualTo(Arrays.copyOfRange(content, 1_000_000, 2_000_000));
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void fileInASubdirectoryIsServedWithItsMediaType(Container container) throws Exception {
+		HttpResponse<String> response = this.client.send(
+				HttpRequest.newBuilder(container.server().uri("/files/docs/readme.txt")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("text/plain"));
+		assertThat(response.body()).isEqualTo("read me");
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void missingFileIsNotFound(Container container) throws Exception {
+		HttpResponse<String> response = this.client.send(
+				HttpRequest.newBuilder(container.server().uri("/files/missing.bin")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(404);
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void fileOutsideTheDirectoryIsNotServed(Container container) throws Exception {
+		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
+			for (String target : new String[] { "/files/../secret.txt", "/files/%2e%2e/secret.txt",
+					"/files/docs/..%2f..%2fsecret.txt" }) {
+				RawHttpResponse response = connection.write(Requests.get(target)).read();
+				assertThat(response.status()).as(target).isBetween(400, 499);
+				assertThat(new String(response.body(), StandardCharsets.UTF_8)).doesNotContain("not for the web");
+			}
+		}
+	}
+
+}
