@@ -12,7 +12,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.web.server.GracefulShutdownResult;
 import org.springframework.boot.web.server.PortInUseException;
@@ -71,8 +70,6 @@ class KhamsinWebServerTests {
 	}
 
 	@Test
-	@Disabled("KhamsinServer.stop() does not wait for its listeners to close before shutting down the reactors: "
-			+ "on io_uring they stay open and keep accepting. Enable once the engine closes them synchronously.")
 	void stopAndDestroyReleaseThePort() {
 		this.webServer = create(OK, Shutdown.IMMEDIATE);
 		this.webServer.start();

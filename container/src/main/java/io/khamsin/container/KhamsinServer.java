@@ -183,7 +183,9 @@ public final class KhamsinServer {
 		}
 		this.running = null;
 		for (Channel listener : running.listeners()) {
-			listener.close();
+			// Wait for the close: on io_uring a close still queued when the reactors shut down never runs, and the
+			// port would stay bound.
+			listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
 		}
 		this.connections.closeAll();
 		running.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);

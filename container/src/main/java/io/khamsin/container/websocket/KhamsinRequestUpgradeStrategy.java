@@ -23,6 +23,7 @@ import org.springframework.web.reactive.socket.CloseStatus;
 import org.springframework.web.reactive.socket.HandshakeInfo;
 import org.springframework.web.reactive.socket.WebSocketHandler;
 import org.springframework.web.reactive.socket.server.RequestUpgradeStrategy;
+import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
@@ -42,6 +43,8 @@ public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrate
 	private static final String ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
 	private final int maxFramePayloadLength;
+
+	private volatile RequestUpgradeStrategy fallback;
 
 	/**
 	 * A strategy accepting messages up to {@link #DEFAULT_MAX_FRAME_PAYLOAD_LENGTH}.
@@ -75,8 +78,8 @@ public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrate
 		Object nativeResponse = unwrap(response);
 		if (!(nativeRequest instanceof KhamsinServerHttpRequest khamsinRequest)
 				|| !(nativeResponse instanceof KhamsinServerHttpResponse khamsinResponse)) {
-			return Mono.error(new IllegalStateException(
-					"KhamsinRequestUpgradeStrategy needs a request served by khamsin, got " + nativeRequest));
+			// Served by another container (khamsin.enabled=false, or a user-defined server): use its strategy.
+			return fallback().upgrade(exchange, handler, subProtocol, handshakeInfoFactory);
 		}
 		String key = request.getHeaders().getFirst("Sec-WebSocket-Key");
 		if (key == null) {
@@ -116,6 +119,15 @@ public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrate
 		pipeline.addAfter("ws-encoder", "ws-aggregator", new WebSocketFrameAggregator(this.maxFramePayloadLength));
 		pipeline.addAfter("ws-aggregator", "ws-session", session.inboundHandler());
 		pipeline.remove("http1-codec");
+	}
+
+	private RequestUpgradeStrategy fallback() {
+		RequestUpgradeStrategy fallback = this.fallback;
+		if (fallback == null) {
+			fallback = new HandshakeWebSocketService().getUpgradeStrategy();
+			this.fallback = fallback;
+		}
+		return fallback;
 	}
 
 	private static ServerHttpRequest unwrap(ServerHttpRequest request) {
