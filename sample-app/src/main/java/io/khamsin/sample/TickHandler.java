@@ -22,8 +22,11 @@ final class TickHandler {
 	Mono<ServerResponse> stream(ServerRequest request) {
 		int count = (int) parameter(request, "count", 5, MAX_COUNT);
 		Duration period = Duration.ofMillis(parameter(request, "period", 1000, 60_000));
-		Flux<ServerSentEvent<String>> events = Flux.interval(Duration.ZERO, period)
-			.take(count)
+		// Each tick waits for the previous one to be written (concatMap over a delay), so a slow client or a busy
+		// server delays the stream instead of failing it, as Flux.interval would once demand runs out.
+		Flux<ServerSentEvent<String>> events = Flux.range(0, count)
+			.concatMap((index) -> (index == 0) ? Mono.just(index.longValue())
+					: Mono.delay(period).thenReturn(index.longValue()))
 			.map((index) -> ServerSentEvent.builder("tick " + (index + 1))
 				.id(Long.toString(index + 1))
 				.event("tick")

@@ -86,7 +86,15 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 
 	@Override
 	public void onComplete() {
-		runOnEventLoop(this::complete);
+		if (this.response.eventLoop().inEventLoop() && this.queued == 0) {
+			complete();
+			return;
+		}
+		// Signalled from another thread: the writes are queued on the event loop in order, and so is anything the
+		// handler does after this completes (the exchange's end hops onto the loop too). Completing now, rather
+		// than after the hop, keeps a producer that does not wait for demand (Flux.interval) from overflowing.
+		runOnEventLoop(this::finishWrite);
+		this.actual.onComplete();
 	}
 
 	@Override
@@ -155,8 +163,14 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 	}
 
 	private void complete() {
+		if (finishWrite()) {
+			this.actual.onComplete();
+		}
+	}
+
+	private boolean finishWrite() {
 		if (this.done) {
-			return;
+			return false;
 		}
 		this.done = true;
 		this.response.writeEnded(this);
@@ -168,7 +182,7 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 		else if (this.mode == Mode.STREAM_FLUSH) {
 			this.response.flushNow();
 		}
-		this.actual.onComplete();
+		return true;
 	}
 
 	private void failed(Throwable error) {
