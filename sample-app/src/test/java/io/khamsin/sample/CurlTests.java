@@ -30,7 +30,8 @@ class CurlTests {
 
 	@BeforeAll
 	static void curlIsInstalled() {
-		assumeTrue(curlVersion() != null, "curl is not installed: install it (apt-get install -y curl) to run CurlTests");
+		assumeTrue(curlVersion() != null,
+				"curl is not installed: install it (apt-get install -y curl) to run CurlTests");
 	}
 
 	@ParameterizedTest

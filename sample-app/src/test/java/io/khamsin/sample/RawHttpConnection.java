@@ -101,8 +101,8 @@ final class RawHttpConnection implements AutoCloseable {
 		Map<String, List<String>> headers = new LinkedHashMap<>();
 		for (String line = line(); line != null && !line.isEmpty(); line = line()) {
 			int colon = line.indexOf(':');
-			headers.computeIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), (name) -> new ArrayList<>())
-				.add(line.substring(colon + 1).trim());
+			String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+			headers.computeIfAbsent(name, (key) -> new ArrayList<>()).add(line.substring(colon + 1).trim());
 		}
 		RawHttpResponse head = new RawHttpResponse(status[0], Integer.parseInt(status[1]),
 				(status.length > 2) ? status[2] : "", headers, new byte[0], true);

@@ -33,7 +33,8 @@ class RequestBodyTests {
 		int offset = 0;
 		for (int i = 0; i < sizes.length; i++) {
 			String extension = (i == 2) ? ";note=\"ignored\"" : "";
-			request.writeBytes((Integer.toHexString(sizes[i]) + extension + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+			String sizeLine = Integer.toHexString(sizes[i]) + extension + "\r\n";
+			request.writeBytes(sizeLine.getBytes(StandardCharsets.ISO_8859_1));
 			request.write(body, offset, sizes[i]);
 			request.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
 			offset += sizes[i];

@@ -48,8 +48,9 @@ class WebSocketEchoTests {
 		webSocket.sendBinary(ByteBuffer.wrap(bytes), true).get(10, TimeUnit.SECONDS);
 		assertThat(recorder.next()).isEqualTo("binary:" + HexFormat.of().formatHex(bytes));
 
-		webSocket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
-		assertThat(recorder.next()).isEqualTo("close:1000");
+		// An application's own code (RFC 6455 section 7.4.2), which the server's close frame echoes back.
+		webSocket.sendClose(4000, "done").get(10, TimeUnit.SECONDS);
+		assertThat(recorder.next()).isEqualTo("close:4000");
 		assertThat(webSocket.isInputClosed()).isTrue();
 	}
 
