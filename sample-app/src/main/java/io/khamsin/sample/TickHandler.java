@@ -12,8 +12,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ServerWebInputException;
 
 /**
- * {@code GET /sse?count=N&period=MS}: N server-sent events named {@code tick}, the first at once and each next one
- * {@code period} milliseconds after the one before; WebFlux flushes each event as it is written.
+ * {@code GET /sse?count=N&period=MS}: N server-sent events named {@code tick}, the first at once and then one every
+ * {@code period} milliseconds; WebFlux flushes each event as it is written.
  */
 final class TickHandler {
 
@@ -22,11 +22,15 @@ final class TickHandler {
 	Mono<ServerResponse> stream(ServerRequest request) {
 		int count = (int) parameter(request, "count", 5, MAX_COUNT);
 		Duration period = Duration.ofMillis(parameter(request, "period", 1000, 60_000));
-		// Not Flux.interval: it fails with an overflow when a tick comes while the previous event is still being
-		// written. Each tick waits for the period after the one before, and for demand.
-		Flux<ServerSentEvent<String>> events = Flux.range(1, count)
-			.delayUntil((tick) -> (tick == 1) ? Mono.empty() : Mono.delay(period))
-			.map((tick) -> ServerSentEvent.builder("tick " + tick).id(Integer.toString(tick)).event("tick").build());
+		// Each tick waits for the previous one to be written (concatMap over a delay), so a slow client or a busy
+		// server delays the stream instead of failing it, as Flux.interval would once demand runs out.
+		Flux<ServerSentEvent<String>> events = Flux.range(0, count)
+			.concatMap((index) -> (index == 0) ? Mono.just(index.longValue())
+					: Mono.delay(period).thenReturn(index.longValue()))
+			.map((index) -> ServerSentEvent.builder("tick " + (index + 1))
+				.id(Long.toString(index + 1))
+				.event("tick")
+				.build());
 		return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM).body(events, ServerSentEvent.class);
 	}
 
