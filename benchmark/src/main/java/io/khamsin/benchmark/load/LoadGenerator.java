@@ -59,6 +59,14 @@ public final class LoadGenerator implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Open {@code count} keep-alive connections, each answered once on {@code request}, and leave them idle.
+	 * @return the open connections; close them to end them
+	 */
+	public IdleConnections openIdle(java.net.InetSocketAddress address, RequestTemplate request, int count) {
+		return new IdleConnections(this.bootstrap, address, request, count);
+	}
+
 	@Override
 	public void close() {
 		this.group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

@@ -77,6 +77,12 @@ public record LoadSpec(InetSocketAddress address, RequestTemplate request, int c
 				this.connectionPerRequest, this.drainTimeout);
 	}
 
+	/** @return this run with another drain timeout */
+	public LoadSpec withDrainTimeout(Duration drainTimeout) {
+		return new LoadSpec(this.address, this.request, this.connections, this.rate, this.warmup, this.duration,
+				this.connectionPerRequest, drainTimeout);
+	}
+
 	/** @return whether this run is closed loop */
 	public boolean closedLoop() {
 		return this.rate == 0;

@@ -43,6 +43,18 @@ public final class RateSearch {
 	 * @return the highest passing rate and its trial, with every step taken
 	 */
 	public Outcome search(double firstGuess, int trials) {
+		return search(firstGuess, trials, GROWTH, 0.5);
+	}
+
+	/**
+	 * Search near a known answer (a later round): small steps up while trials pass, down while they fail.
+	 * @param firstGuess the first rate tried
+	 * @param trials how many trials at most
+	 * @param growth the factor up per step while no trial has failed
+	 * @param shrink the factor down per step while no trial has passed
+	 * @return the highest passing rate and its trial, with every step taken
+	 */
+	public Outcome search(double firstGuess, int trials, double growth, double shrink) {
 		if (firstGuess <= 0) {
 			throw new IllegalArgumentException("firstGuess must be positive, was " + firstGuess);
 		}
@@ -65,10 +77,10 @@ public final class RateSearch {
 				fail = rate;
 			}
 			if (fail == Double.POSITIVE_INFINITY) {
-				rate = pass * GROWTH;
+				rate = pass * growth;
 			}
 			else if (pass == 0) {
-				rate = fail / 2;
+				rate = fail * shrink;
 			}
 			else {
 				rate = (pass + fail) / 2;
