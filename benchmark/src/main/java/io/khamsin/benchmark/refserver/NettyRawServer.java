@@ -33,15 +33,19 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 
+import io.khamsin.benchmark.target.Payloads;
+
 /**
  * The {@code netty-raw} target: a minimal Netty 4.2 epoll HTTP/1.1 server that answers the scenario routes
- * directly ({@code GET /plaintext}, {@code POST /json} echoing its body, {@code GET /files/*} by sendfile), with
+ * directly ({@code GET /plaintext}, {@code POST /json} answering the order's confirmation as fixed bytes, {@code GET /files/*} by sendfile), with
  * one event loop per available processor. Responses are written in {@code channelRead} and flushed once per read
  * batch. Usage: {@code NettyRawServer <port> <files dir>}.
  */
 public final class NettyRawServer {
 
 	private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] CONFIRMATION = Payloads.confirmation1k();
 
 	private NettyRawServer() {
 	}
@@ -85,7 +89,7 @@ public final class NettyRawServer {
 				write(ctx, full(Unpooled.wrappedBuffer(HELLO), "text/plain"), keepAlive);
 			}
 			else if (uri.equals("/json") && request.method().equals(HttpMethod.POST)) {
-				write(ctx, full(request.content().retain(), "application/json"), keepAlive);
+				write(ctx, full(Unpooled.wrappedBuffer(CONFIRMATION), "application/json"), keepAlive);
 			}
 			else if (uri.startsWith("/files/") && !uri.contains("..") && request.method().equals(HttpMethod.GET)) {
 				File file = new File(this.files, uri.substring("/files/".length()));

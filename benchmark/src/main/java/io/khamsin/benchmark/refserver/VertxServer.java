@@ -9,14 +9,19 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 
+import io.khamsin.benchmark.target.Payloads;
+
 /**
  * The {@code vertx} target: a Vert.x 5 core HTTP server (no Vert.x Web) on the native epoll transport, with one
- * event loop per available processor, answering the scenario routes directly. Usage:
+ * event loop per available processor, answering the scenario routes directly
+ * ({@code POST /json} reads the order and answers its confirmation as fixed bytes). Usage:
  * {@code VertxServer <port> <files dir>}.
  */
 public final class VertxServer {
 
 	private static final Buffer HELLO = Buffer.buffer("Hello, World!");
+
+	private static final Buffer CONFIRMATION = Buffer.buffer(Payloads.confirmation1k());
 
 	private VertxServer() {
 	}
@@ -44,7 +49,7 @@ public final class VertxServer {
 		}
 		else if (path.equals("/json") && request.method() == HttpMethod.POST) {
 			request.body()
-				.onSuccess((body) -> request.response().putHeader("Content-Type", "application/json").end(body));
+				.onSuccess((body) -> request.response().putHeader("Content-Type", "application/json").end(CONFIRMATION));
 		}
 		else if (path.startsWith("/files/") && !path.contains("..") && request.method() == HttpMethod.GET) {
 			File file = new File(files, path.substring("/files/".length()));
