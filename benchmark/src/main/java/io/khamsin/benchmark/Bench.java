@@ -73,7 +73,8 @@ public final class Bench {
 				: options.resultsDir.resolve(stamp + "-" + host + "-" + commit);
 		Files.createDirectories(runDir);
 		Settings settings = options.settings;
-		Path files = Payloads.writeFiles(runDir.resolve("files"));
+		// The download files stay out of the results (which are committed): they are regenerated each run.
+		Path files = Payloads.writeFiles(Files.createTempDirectory("khamsin-bench-files"));
 		try (Progress progress = new Progress(System.out, runDir.resolve("run.log"));
 				LoadGenerator generator = new LoadGenerator()) {
 			progress.line("khamsin benchmark -> " + runDir);
@@ -94,6 +95,12 @@ public final class Bench {
 			write(runDir, options, settings, scenarios, targets, unavailable, campaign, host, commit, seconds, wrk);
 			progress.line("report: " + runDir.resolve("summary.md") + " (" + seconds / 60 + " min " + seconds % 60 + " s)");
 		}
+		try (var stale = Files.list(files)) {
+			for (Path file : stale.toList()) {
+				Files.delete(file);
+			}
+		}
+		Files.delete(files);
 		if (runDir.toAbsolutePath().getParent().equals(options.resultsDir.toAbsolutePath())) {
 			updateLatest(runDir);
 		}
