@@ -41,6 +41,10 @@ public final class Charts {
 		Files.createDirectories(dir);
 		StringBuilder data = new StringBuilder("# target relative value spread_pct\n");
 		for (SummaryRow row : rows) {
+			if (!java.util.Objects.equals(row.extras().get("metric"), base.extras().get("metric"))) {
+				// Another measure (nginx's PSS beside a JVM's live heap) has no bar on the same scale.
+				continue;
+			}
 			double relative = row.value() / base.value() * 100;
 			data.append(String.format(Locale.ROOT, "\"%s\" %.1f %.3f %.1f%n", row.target(), relative, row.value(),
 					row.spreadPct()));
