@@ -1,0 +1,227 @@
+package io.khamsin.benchmark;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import io.khamsin.benchmark.load.LoadGenerator;
+import io.khamsin.benchmark.report.Charts;
+import io.khamsin.benchmark.report.Environment;
+import io.khamsin.benchmark.report.MarkdownReport;
+import io.khamsin.benchmark.report.SummaryRow;
+import io.khamsin.benchmark.scenario.Progress;
+import io.khamsin.benchmark.scenario.RunContext;
+import io.khamsin.benchmark.scenario.Scenario;
+import io.khamsin.benchmark.scenario.Scenarios;
+import io.khamsin.benchmark.scenario.Settings;
+import io.khamsin.benchmark.scenario.Wrk;
+import io.khamsin.benchmark.target.Payloads;
+import io.khamsin.benchmark.target.TargetSpec;
+import io.khamsin.benchmark.target.Targets;
+
+/**
+ * The campaign runner behind {@code benchmark/bench}. Runs on the load core (the script pins it there) and writes
+ * {@code benchmark/results/<yyyy-mm-ddTHHMM>-<host>-<commit>/}. See {@code benchmark/README.md} for the options.
+ */
+public final class Bench {
+
+	/** The JVM flags every JVM target gets: a fixed heap and the collector the JVM picks on one core anyway. */
+	static final List<String> JVM_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseSerialGC");
+
+	private static final String BASELINE = "khamsin";
+
+	private Bench() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		Options options = Options.parse(args);
+		Properties built = new Properties();
+		if (options.targetsFile != null && Files.exists(options.targetsFile)) {
+			try (InputStream in = Files.newInputStream(options.targetsFile)) {
+				built.load(in);
+			}
+		}
+		Map<String, String> unavailable = new LinkedHashMap<>();
+		List<TargetSpec> targets = Targets.available(built, System.getProperty("java.class.path"), unavailable);
+		if (options.targets != null) {
+			for (String name : options.targets) {
+				if (!Targets.ALL.contains(name)) {
+					throw new IllegalArgumentException("unknown target '" + name + "'; known: " + Targets.ALL);
+				}
+			}
+			targets.removeIf((t) -> !options.targets.contains(t.name()));
+			unavailable.keySet().removeIf((name) -> !options.targets.contains(name));
+		}
+		List<Scenario> scenarios = new ArrayList<>();
+		for (String name : options.scenarios) {
+			scenarios.add(Scenarios.named(name));
+		}
+		String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+		String commit = (options.commit != null) ? options.commit : "unknown";
+		String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HHmm"));
+		Path runDir = (options.out != null) ? options.out
+				: options.resultsDir.resolve(stamp + "-" + host + "-" + commit);
+		Files.createDirectories(runDir);
+		Settings settings = options.settings;
+		// The download files stay out of the results (which are committed): they are regenerated each run.
+		Path files = Payloads.writeFiles(Files.createTempDirectory("khamsin-bench-files"));
+		try (Progress progress = new Progress(System.out, runDir.resolve("run.log"));
+				LoadGenerator generator = new LoadGenerator()) {
+			progress.line("khamsin benchmark -> " + runDir);
+			progress.line("scenarios " + options.scenarios + ", targets "
+					+ targets.stream().map(TargetSpec::name).toList() + ", " + settings.rounds() + " rounds"
+					+ (settings.quick() ? " (quick: " + settings.warmupSeconds() + " s warm-up, "
+							+ settings.trialSeconds() + " s trials)" : ""));
+			unavailable.forEach((name, why) -> progress.line("not run: " + name + ": " + why));
+			Wrk wrk = new Wrk(Wrk.find(), runDir.resolve("wrk"), settings.loadCore());
+			RunContext context = new RunContext(settings, generator, wrk, progress, runDir, files, JVM_FLAGS,
+					new RunContext.Ports());
+			Campaign campaign = new Campaign(context, targets);
+			long started = System.nanoTime();
+			for (Scenario scenario : scenarios) {
+				campaign.run(scenario);
+			}
+			long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+			write(runDir, options, settings, scenarios, targets, unavailable, campaign, host, commit, seconds, wrk);
+			progress.line("report: " + runDir.resolve("summary.md") + " (" + seconds / 60 + " min " + seconds % 60 + " s)");
+		}
+		try (var stale = Files.list(files)) {
+			for (Path file : stale.toList()) {
+				Files.delete(file);
+			}
+		}
+		Files.delete(files);
+		if (runDir.toAbsolutePath().getParent().equals(options.resultsDir.toAbsolutePath())) {
+			updateLatest(runDir);
+		}
+	}
+
+	private static void write(Path runDir, Options options, Settings settings, List<Scenario> scenarios,
+			List<TargetSpec> targets, Map<String, String> unavailable, Campaign campaign, String host, String commit,
+			long seconds, Wrk wrk) throws IOException {
+		Map<String, Object> run = new LinkedHashMap<>();
+		run.put("command", "benchmark/bench " + String.join(" ", options.args));
+		run.put("settings", settings);
+		run.put("duration_s", seconds);
+		run.put("server_core", settings.serverCore());
+		run.put("load_core", settings.loadCore());
+		run.put("jvm_flags", JVM_FLAGS);
+		run.put("targets", targets.stream().map((t) -> Map.of("name", t.name(), "what", t.description())).toList());
+		run.put("not_run", unavailable);
+		run.put("closed_loop_tool", wrk.available() ? "wrk -t1 (pinned to the load core)" : "generator closed loop");
+		Campaign.JSON.writeValue(runDir.resolve("env.json").toFile(), Environment.describe(host, commit, run));
+		Campaign.JSON.writeValue(runDir.resolve("integrity.json").toFile(), campaign.integrity);
+
+		List<SummaryRow> all = new ArrayList<>();
+		List<MarkdownReport.Section> sections = new ArrayList<>();
+		String baseline = targets.stream().anyMatch((t) -> t.name().equals(BASELINE)) ? BASELINE
+				: targets.isEmpty() ? BASELINE : targets.get(0).name();
+		for (Scenario scenario : scenarios) {
+			List<SummaryRow> rows = campaign.rows(scenario);
+			all.addAll(rows);
+			Path chart = Charts.draw(runDir.resolve("charts"), scenario.name(), scenario.unit(),
+					scenario.higherIsBetter(), rows, baseline);
+			sections.add(new MarkdownReport.Section(scenario.name(), scenario.figure(), scenario.unit(),
+					scenario.higherIsBetter(), rows, campaign.excluded.get(scenario.name()),
+					(chart != null) ? "charts/" + chart.getFileName() : null));
+		}
+		Campaign.JSON.writeValue(runDir.resolve("summary.json").toFile(), all);
+		List<String> preamble = new ArrayList<>();
+		preamble.add("Run `" + run.get("command") + "` on " + host + " at commit " + commit + ", "
+				+ LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 16) + ", " + seconds / 60
+				+ " min " + seconds % 60 + " s.");
+		preamble.add("");
+		preamble.add("- Every target pinned to core " + settings.serverCore() + ", the load (this generator and wrk) to core "
+				+ settings.loadCore() + "; targets interleaved in each of " + settings.rounds() + " rounds; medians of the "
+				+ "rounds, spread = (max - min) / median.");
+		preamble.add("- JVM targets: same JDK (" + System.getProperty("java.runtime.version") + "), flags `"
+				+ String.join(" ", JVM_FLAGS) + "`; Netty's leak detector at its default.");
+		preamble.add("- Latency: open loop, from the intended send time (coordinated-omission corrected), HdrHistogram. "
+				+ "The closed-loop peak (" + run.get("closed_loop_tool") + ") is throughput only.");
+		preamble.add("- Warm-up: " + settings.warmupSeconds() + " s of closed-loop load on each JVM target before its first round"
+				+ (settings.quick() ? "; this quick check uses less than the 60 s a JVM sharing one core with its JIT "
+						+ "needs, so JVM figures may be low" : "") + "; trials of " + settings.trialSeconds() + " s.");
+		if (!baseline.equals(BASELINE)) {
+			preamble.add("- khamsin did not run: ratios are to " + baseline + " instead.");
+		}
+		Files.writeString(runDir.resolve("summary.md"), MarkdownReport.render("khamsin benchmark: " + runDir.getFileName(),
+				baseline, preamble, sections, unavailable));
+	}
+
+	/** Point {@code benchmark/results/latest} at the newest run of the results directory. */
+	private static void updateLatest(Path runDir) throws IOException {
+		Path latest = runDir.toAbsolutePath().getParent().resolve("latest");
+		Files.deleteIfExists(latest);
+		Files.createSymbolicLink(latest, runDir.getFileName());
+	}
+
+	/** The command line. */
+	static final class Options {
+
+		List<String> args;
+
+		List<String> scenarios = Scenarios.names();
+
+		List<String> targets;
+
+		Settings settings = Settings.full(3);
+
+		Path out;
+
+		Path resultsDir = Path.of("benchmark/results");
+
+		Path targetsFile;
+
+		String commit;
+
+		static Options parse(String[] args) {
+			Options options = new Options();
+			options.args = Arrays.asList(args);
+			Integer rounds = null;
+			Integer cpuRate = null;
+			Integer warmup = null;
+			for (int i = 0; i < args.length; i++) {
+				String arg = args[i];
+				switch (arg) {
+					case "--quick" -> {
+						options.settings = Settings.quickCheck();
+						options.scenarios = List.of("status");
+					}
+					case "--scenarios" -> options.scenarios = List.of(args[++i].split(","));
+					case "--targets" -> options.targets = List.of(args[++i].split(","));
+					case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+					case "--out" -> options.out = Path.of(args[++i]);
+					case "--results" -> options.resultsDir = Path.of(args[++i]);
+					case "--targets-file" -> options.targetsFile = Path.of(args[++i]);
+					case "--commit" -> options.commit = args[++i];
+					case "--cpu-rate" -> cpuRate = Integer.parseInt(args[++i]);
+					case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+					default -> throw new IllegalArgumentException("unknown option " + arg);
+				}
+			}
+			Settings s = options.settings;
+			if (rounds != null) {
+				s = s.withRounds(rounds);
+			}
+			if (cpuRate != null || warmup != null) {
+				s = new Settings(s.quick(), s.rounds(), (warmup != null) ? warmup : s.warmupSeconds(), s.trialSeconds(),
+						s.searchTrials(), s.refineTrials(), s.peakSeconds(), (cpuRate != null) ? cpuRate : s.cpuRate(),
+						s.serverCore(), s.loadCore());
+			}
+			options.settings = s;
+			return options;
+		}
+
+	}
+
+}

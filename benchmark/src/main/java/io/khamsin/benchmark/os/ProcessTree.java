@@ -1,0 +1,116 @@
+package io.khamsin.benchmark.os;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A process and its descendants as /proc shows them (nginx answers from a worker, a child of its master): CPU time
+ * from {@code /proc/PID/stat} (utime + stime) and memory from {@code /proc/PID/smaps_rollup} and
+ * {@code /proc/PID/status}, summed over the tree.
+ */
+public final class ProcessTree {
+
+	/** Clock ticks per second of utime and stime ({@code getconf CLK_TCK}; 100 on Linux x86-64). */
+	public static final long TICKS_PER_SECOND = 100;
+
+	private final long pid;
+
+	public ProcessTree(long pid) {
+		this.pid = pid;
+	}
+
+	/** @return the pid of the root */
+	public long pid() {
+		return this.pid;
+	}
+
+	/** @return the root and every descendant, root first */
+	public List<Long> pids() {
+		List<Long> tree = new ArrayList<>();
+		tree.add(this.pid);
+		List<long[]> parents = new ArrayList<>();
+		try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
+			entries.forEach((entry) -> {
+				String name = entry.getFileName().toString();
+				if (name.chars().allMatch(Character::isDigit)) {
+					long[] stat = parentOf(Long.parseLong(name));
+					if (stat != null) {
+						parents.add(stat);
+					}
+				}
+			});
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot list /proc: " + ex.getMessage(), ex);
+		}
+		for (int i = 0; i < tree.size(); i++) {
+			long parent = tree.get(i);
+			for (long[] child : parents) {
+				if (child[1] == parent && !tree.contains(child[0])) {
+					tree.add(child[0]);
+				}
+			}
+		}
+		return tree;
+	}
+
+	private static long[] parentOf(long pid) {
+		String[] fields = statFields(pid);
+		return (fields != null) ? new long[] { pid, Long.parseLong(fields[1]) } : null;
+	}
+
+	/** Fields of /proc/PID/stat after the command name: index 0 is state, 1 ppid, 11 utime, 12 stime. */
+	private static String[] statFields(long pid) {
+		try {
+			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+			return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/** @return CPU time (user + system) of the whole tree so far, in clock ticks */
+	public long cpuTicks() {
+		long ticks = 0;
+		for (long member : pids()) {
+			String[] fields = statFields(member);
+			if (fields != null) {
+				ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+			}
+		}
+		return ticks;
+	}
+
+	/** @return the proportional set size of the tree in kB (shared pages split between their users) */
+	public long pssKb() {
+		return sumField("smaps_rollup", "Pss:");
+	}
+
+	/** @return the resident set size of the tree in kB */
+	public long rssKb() {
+		return sumField("status", "VmRSS:");
+	}
+
+	private long sumField(String file, String field) {
+		long total = 0;
+		for (long member : pids()) {
+			try {
+				for (String line : Files.readAllLines(Path.of("/proc", Long.toString(member), file))) {
+					if (line.startsWith(field)) {
+						total += Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
+					}
+				}
+			}
+			catch (IOException ex) {
+				// the process ended meanwhile
+			}
+		}
+		return total;
+	}
+
+}

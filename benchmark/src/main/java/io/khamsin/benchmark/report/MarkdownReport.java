@@ -1,0 +1,145 @@
+package io.khamsin.benchmark.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code summary.md}: per scenario, one table with every target's median, its ratio to khamsin (and who wins),
+ * the spread of its rounds (flagged over 5%), latency, the load core's utilisation next to throughput, and the
+ * chart; losses stand in the same tables as wins.
+ */
+public final class MarkdownReport {
+
+	/**
+	 * What one scenario contributes.
+	 *
+	 * @param name the scenario
+	 * @param figure what the figure is
+	 * @param unit the unit
+	 * @param higherIsBetter the direction
+	 * @param rows its rows, in report order
+	 * @param excluded targets excluded from it, with the reason
+	 * @param chart the chart's file name, or {@code null}
+	 */
+	public record Section(String name, String figure, String unit, boolean higherIsBetter, List<SummaryRow> rows,
+			Map<String, String> excluded, String chart) {
+
+	}
+
+	private MarkdownReport() {
+	}
+
+	public static String render(String title, String baseline, List<String> preamble, List<Section> sections,
+			Map<String, String> unavailable) {
+		StringBuilder md = new StringBuilder();
+		md.append("# ").append(title).append("\n\n");
+		for (String line : preamble) {
+			md.append(line).append("\n");
+		}
+		md.append("\n## Headline: ratios to ").append(baseline).append("\n\n");
+		md.append("| scenario | ").append(baseline).append(" | ");
+		md.append("ratio of each target to ").append(baseline).append(" (> 1: the target's figure is higher) |\n");
+		md.append("| --- | --- | --- |\n");
+		for (Section section : sections) {
+			SummaryRow base = base(section, baseline);
+			md.append("| ").append(section.name()).append(" | ")
+				.append((base != null) ? number(base.value()) + " " + section.unit() : "n/a").append(" | ");
+			StringBuilder ratios = new StringBuilder();
+			for (SummaryRow row : section.rows()) {
+				if (row.target().equals(baseline) || base == null) {
+					continue;
+				}
+				ratios.append((ratios.length() > 0) ? ", " : "").append(row.target()).append(" ")
+					.append(ratio(row, base)).append(verdict(row, base, baseline, section.higherIsBetter()));
+			}
+			md.append(ratios).append(" |\n");
+		}
+		if (!unavailable.isEmpty()) {
+			md.append("\nTargets not run: ");
+			unavailable.forEach((target, why) -> md.append("`").append(target).append("` (").append(why).append("); "));
+			md.append("\n");
+		}
+		for (Section section : sections) {
+			md.append("\n## ").append(section.name()).append("\n\n").append(section.figure()).append(". ")
+				.append(section.higherIsBetter() ? "Higher is better." : "Lower is better.").append("\n\n");
+			SummaryRow base = base(section, baseline);
+			md.append("| target | median | vs ").append(baseline)
+				.append(" | rounds | spread | p50 ms | p99 ms | load core % | closed-loop peak | note |\n");
+			md.append("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+			for (SummaryRow row : section.rows()) {
+				md.append("| ").append(row.target()).append(" | ").append(number(row.value())).append(" ")
+					.append(row.unit()).append(" | ")
+					.append((base != null && row != base) ? ratio(row, base) + verdict(row, base, baseline,
+							section.higherIsBetter()) : (row == base) ? "1.00" : "n/a")
+					.append(" | ").append(String.join(" / ", row.rounds().stream().map(MarkdownReport::number).toList()))
+					.append(" | ").append(String.format(Locale.ROOT, "%.1f%%", row.spreadPct()))
+					.append(row.flagged() ? " ⚠" : "").append(" | ").append(optional(row.p50Ms())).append(" | ")
+					.append(optional(row.p99Ms())).append(" | ").append(extra(row, "load_cpu_pct")).append(" | ")
+					.append(extra(row, "closed_loop_peak")).append(" | ").append(note(row)).append(" |\n");
+			}
+			section.excluded().forEach((target, why) -> md.append("| ").append(target)
+				.append(" | excluded | | | | | | | | ").append(why.replace("|", "/")).append(" |\n"));
+			if (section.chart() != null) {
+				md.append("\n![").append(section.name()).append("](").append(section.chart()).append(")\n");
+			}
+		}
+		md.append("\n⚠: the rounds of this row spread over ").append((int) SummaryRow.SPREAD_FLAG_PCT)
+			.append("% ((max - min) / median); compare it with care.\n");
+		return md.toString();
+	}
+
+	private static SummaryRow base(Section section, String baseline) {
+		return section.rows().stream().filter((r) -> r.target().equals(baseline) && r.value() != 0).findFirst()
+			.orElse(null);
+	}
+
+	private static String ratio(SummaryRow row, SummaryRow base) {
+		if (!sameMetric(row, base)) {
+			return "n/a (" + row.extras().get("metric") + ")";
+		}
+		return String.format(Locale.ROOT, "%.2fx", row.value() / base.value());
+	}
+
+	private static boolean sameMetric(SummaryRow row, SummaryRow base) {
+		return java.util.Objects.equals(row.extras().get("metric"), base.extras().get("metric"));
+	}
+
+	private static String verdict(SummaryRow row, SummaryRow base, String baseline, boolean higherIsBetter) {
+		if (!sameMetric(row, base) || row.value() == base.value()) {
+			return "";
+		}
+		boolean targetBetter = higherIsBetter == (row.value() > base.value());
+		return targetBetter ? " (" + baseline + " loses)" : " (" + baseline + " wins)";
+	}
+
+	private static String note(SummaryRow row) {
+		StringBuilder note = new StringBuilder(row.note());
+		for (String key : List.of("mb_per_s", "direct_b_per_conn", "rss_b_per_conn", "pss_b_per_conn", "rss_mb",
+				"closed_loop_errors", "closed_loop_load_cpu_pct", "server_cpu_pct")) {
+			Object value = row.extras().get(key);
+			if (value != null) {
+				note.append((note.length() > 0) ? "; " : "").append(key.replace('_', ' ')).append(" ")
+					.append((value instanceof Number n) ? number(n.doubleValue()) : value);
+			}
+		}
+		return note.toString().replace("|", "/");
+	}
+
+	private static String extra(SummaryRow row, String key) {
+		Object value = row.extras().get(key);
+		return (value instanceof Number n) ? number(n.doubleValue()) : "";
+	}
+
+	private static String optional(Double value) {
+		return (value != null) ? String.format(Locale.ROOT, "%.3f", value) : "";
+	}
+
+	static String number(double value) {
+		if (Math.abs(value) >= 100) {
+			return String.format(Locale.ROOT, "%,.0f", value);
+		}
+		return String.format(Locale.ROOT, "%.1f", value);
+	}
+
+}

@@ -1,0 +1,87 @@
+package io.khamsin.benchmark.scenario;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.khamsin.benchmark.load.LoadResult;
+import io.khamsin.benchmark.load.LoadSpec;
+import io.khamsin.benchmark.os.CoreUsage;
+import io.khamsin.benchmark.os.ProcessTree;
+import io.khamsin.benchmark.target.Route;
+
+/**
+ * {@code cpu-fixed-rate}: the status request at a fixed rate every target sustains, and the server's CPU time per
+ * request (utime + stime of its process tree over the window, from /proc). The headline for fast paths, where a
+ * throughput ratio is only a lower bound once the load core saturates.
+ */
+final class CpuFixedRateScenario implements Scenario {
+
+	private final RateScenario status = new RateScenario("status", Route.PLAINTEXT, 1, 64, false);
+
+	@Override
+	public String name() {
+		return "cpu-fixed-rate";
+	}
+
+	@Override
+	public String unit() {
+		return "us/req";
+	}
+
+	@Override
+	public boolean higherIsBetter() {
+		return false;
+	}
+
+	@Override
+	public String figure() {
+		return "GET /plaintext at a fixed rate on 64 connections (open loop): server CPU microseconds per request "
+				+ "(utime+stime from /proc/PID/stat)";
+	}
+
+	@Override
+	public List<Route> routes() {
+		return List.of(Route.PLAINTEXT);
+	}
+
+	@Override
+	public void warmUp(RunContext context, RunningTarget target) {
+		this.status.warmUp(context, target);
+	}
+
+	@Override
+	public Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
+		Settings settings = context.settings();
+		int rate = settings.cpuRate();
+		double seconds = Math.max(3, settings.trialSeconds() * 2);
+		context.progress().step(target.name(), round, settings.rounds(), String.format("fixed %,d req/s for %.0f s",
+				rate, seconds));
+		ProcessTree tree = new ProcessTree(target.process().pid());
+		CoreUsage load = CoreUsage.start(settings.loadCore());
+		CoreUsage server = CoreUsage.start(settings.serverCore());
+		long ticks = tree.cpuTicks();
+		LoadResult result = context.generator().run(LoadSpec.openLoop(target.process().address(),
+				this.status.request(target), 64, rate, Duration.ZERO, Duration.ofMillis((long) (seconds * 1000))));
+		long used = tree.cpuTicks() - ticks;
+		long answered = result.completed() + result.errors();
+		double microsPerRequest = (answered > 0) ? used * (1e6 / ProcessTree.TICKS_PER_SECOND) / answered : 0;
+		Map<String, Object> extras = new LinkedHashMap<>();
+		extras.put("rate", rate);
+		extras.put("achieved", RateScenario.round1(result.achievedRate()));
+		extras.put("server_cpu_ticks", used);
+		extras.put("load_cpu_pct", RateScenario.round1(load.busyPercent()));
+		extras.put("server_cpu_pct", RateScenario.round1(server.busyPercent()));
+		String note = "";
+		if (result.errors() > 0 || result.achievedRate() < 0.9 * rate) {
+			note = String.format("did not sustain %,d req/s (achieved %,.0f, %d errors)", rate, result.achievedRate(),
+					result.errors());
+		}
+		context.progress().step(target.name(), round, settings.rounds(),
+				String.format("  %.1f us/request (%s)", microsPerRequest, result.describe()));
+		return new Measurement(microsPerRequest, result.p50Millis(), result.p99Millis(), note, extras,
+				Map.of("result", result.describe()));
+	}
+
+}

@@ -1,0 +1,46 @@
+package io.khamsin.benchmark.scenario;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.khamsin.benchmark.load.LoadGenerator;
+import io.khamsin.benchmark.target.TargetProcess;
+import io.khamsin.benchmark.target.TargetSpec;
+
+/**
+ * What a scenario works with: the settings, the load generator, wrk, the display and where files go.
+ *
+ * @param settings durations and cores
+ * @param generator the open-loop generator (this process runs on the load core)
+ * @param wrk the closed-loop reference
+ * @param progress the display
+ * @param runDir the results directory of this run
+ * @param filesDir the download files
+ * @param jvmFlags the JVM flags every JVM target gets
+ * @param ports hands out a port per launch
+ */
+public record RunContext(Settings settings, LoadGenerator generator, Wrk wrk, Progress progress, Path runDir,
+		Path filesDir, List<String> jvmFlags, Ports ports) {
+
+	/** Launch {@code target} pinned to the server core, with {@code extraJvmFlags} after the common ones. */
+	public TargetProcess launch(TargetSpec target, List<String> extraJvmFlags) {
+		List<String> flags = new ArrayList<>(this.jvmFlags);
+		flags.addAll(extraJvmFlags);
+		return TargetProcess.start(target,
+				new TargetSpec.Launch(this.ports.next(), this.filesDir, this.runDir.resolve("targets"), flags),
+				this.settings.serverCore());
+	}
+
+	/** Hands out ports from 18100 up, one per launch, so that no launch meets a socket of the previous one. */
+	public static final class Ports {
+
+		private int next = 18100;
+
+		public synchronized int next() {
+			return this.next++;
+		}
+
+	}
+
+}

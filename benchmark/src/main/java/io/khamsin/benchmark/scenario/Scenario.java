@@ -1,0 +1,77 @@
+package io.khamsin.benchmark.scenario;
+
+import java.util.List;
+
+import io.khamsin.benchmark.target.Route;
+import io.khamsin.benchmark.target.TargetProcess;
+import io.khamsin.benchmark.target.TargetSpec;
+
+/**
+ * A scenario of BENCHMARKING.md: what load, and what figure per target and round.
+ */
+public interface Scenario {
+
+	/** @return the stable name (reports, charts and checks use it) */
+	String name();
+
+	/** @return the unit of the figure */
+	String unit();
+
+	/** @return whether a higher figure is better */
+	boolean higherIsBetter();
+
+	/** @return what the figure is, in one line for the report */
+	String figure();
+
+	/** @return the routes a target must answer correctly to be measured */
+	List<Route> routes();
+
+	/** @return whether the scenario can measure {@code target} (e.g. heap figures need a JVM) */
+	default boolean appliesTo(TargetSpec target) {
+		return true;
+	}
+
+	/**
+	 * @return whether each round starts its own process per target ({@link #measureFresh}); otherwise targets are
+	 * started once, checked and warmed, and measured while they run ({@link #measure})
+	 */
+	default boolean restartsPerRound() {
+		return false;
+	}
+
+	/** Warm a running target up before its first round. */
+	default void warmUp(RunContext context, RunningTarget target) {
+	}
+
+	/**
+	 * Measure a running target.
+	 * @param previous this target's measurement in the previous round, or {@code null} in the first
+	 */
+	default Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
+		throw new UnsupportedOperationException(name() + " restarts its targets each round");
+	}
+
+	/** Start, measure and stop {@code target} within one round. */
+	default Measurement measureFresh(RunContext context, TargetSpec target, int round) {
+		throw new UnsupportedOperationException(name() + " measures running targets");
+	}
+
+	/**
+	 * A started target that passed the integrity check.
+	 *
+	 * @param process the process
+	 * @param bodyLengths the body length it answered on each route, by route name
+	 */
+	record RunningTarget(TargetProcess process, java.util.Map<String, Long> bodyLengths) {
+
+		public String name() {
+			return this.process.spec().name();
+		}
+
+		public long bodyLength(Route route) {
+			return this.bodyLengths.getOrDefault(route.name(), -1L);
+		}
+
+	}
+
+}

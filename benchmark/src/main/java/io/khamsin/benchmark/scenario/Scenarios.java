@@ -1,0 +1,54 @@
+package io.khamsin.benchmark.scenario;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.khamsin.benchmark.target.Route;
+
+/**
+ * The scenarios of this instrument by their stable names, in campaign order. Latency bounds: 1 ms for keep-alive
+ * status and JSON (BENCHMARKING.md), 5 ms for a new connection per request; downloads, for which BENCHMARKING.md
+ * sets none, use 5 ms (64 KiB) and 20 ms (1 MiB).
+ */
+public final class Scenarios {
+
+	private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
+
+	static {
+		add(new RateScenario("status", Route.PLAINTEXT, 1, 64, false));
+		add(new RateScenario("json", Route.JSON, 1, 64, false));
+		add(new CpuFixedRateScenario());
+		add(new RateScenario("new-connection", Route.PLAINTEXT, 5, 64, true));
+		add(new RateScenario("download-64k", Route.FILE_64K, 5, 16, false));
+		add(new RateScenario("download-1m", Route.FILE_1M, 20, 8, false));
+		add(new IdleConnectionsScenario());
+		add(new StartupScenario());
+		add(new MemoryAtRestScenario());
+	}
+
+	private Scenarios() {
+	}
+
+	private static void add(Scenario scenario) {
+		ALL.put(scenario.name(), scenario);
+	}
+
+	/** @return every scenario name, in campaign order */
+	public static List<String> names() {
+		return List.copyOf(ALL.keySet());
+	}
+
+	/**
+	 * @return the scenario called {@code name}
+	 * @throws IllegalArgumentException naming the known scenarios if there is none
+	 */
+	public static Scenario named(String name) {
+		Scenario scenario = ALL.get(name);
+		if (scenario == null) {
+			throw new IllegalArgumentException("unknown scenario '" + name + "'; known: " + String.join(", ", ALL.keySet()));
+		}
+		return scenario;
+	}
+
+}
