@@ -1,0 +1,140 @@
+package io.khamsin.benchmark.target;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running target, pinned with {@code taskset} to the server core. Knows when it started, so that the time to its
+ * first answer is the {@code startup} figure.
+ */
+public final class TargetProcess implements AutoCloseable {
+
+	private final TargetSpec spec;
+
+	private final TargetSpec.Launch launch;
+
+	private final Process process;
+
+	private final long startedNanos;
+
+	private final Path log;
+
+	private TargetProcess(TargetSpec spec, TargetSpec.Launch launch, Process process, long startedNanos, Path log) {
+		this.spec = spec;
+		this.launch = launch;
+		this.process = process;
+		this.startedNanos = startedNanos;
+		this.log = log;
+	}
+
+	/**
+	 * Start {@code spec} on {@code core}; its output goes to {@code <runDir>/<name>.log}.
+	 */
+	public static TargetProcess start(TargetSpec spec, TargetSpec.Launch launch, int core) {
+		List<String> command = new ArrayList<>(List.of("taskset", "-c", Integer.toString(core)));
+		command.addAll(spec.command().apply(launch));
+		try {
+			Files.createDirectories(launch.runDir());
+			Path log = launch.runDir().resolve(spec.name() + ".log");
+			Files.writeString(log, String.join(" ", command) + "\n");
+			ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+			long started = System.nanoTime();
+			Process process = builder.start();
+			return new TargetProcess(spec, launch, process, started, log);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot start " + spec.name() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Wait until the target answers {@code GET /plaintext} with 200, polling every 5 ms.
+	 * @return milliseconds from process start to the first answer
+	 * @throws IllegalStateException if it exits or does not answer within {@code timeoutSeconds}
+	 */
+	public double awaitFirstAnswer(int timeoutSeconds) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				throw new IllegalStateException(this.spec.name() + " exited with " + this.process.exitValue()
+						+ " before answering; see " + this.log);
+			}
+			if (answersPlaintext()) {
+				return (System.nanoTime() - this.startedNanos) / 1e6;
+			}
+			try {
+				Thread.sleep(5);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted", ex);
+			}
+		}
+		throw new IllegalStateException(this.spec.name() + " did not answer GET /plaintext within " + timeoutSeconds
+				+ " s; see " + this.log);
+	}
+
+	private boolean answersPlaintext() {
+		try (Socket socket = new Socket()) {
+			socket.connect(address(), 1000);
+			socket.setSoTimeout(5000);
+			OutputStream out = socket.getOutputStream();
+			out.write(("GET /plaintext HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			byte[] head = in.readNBytes(12);
+			return new String(head, StandardCharsets.US_ASCII).startsWith("HTTP/1.1 200");
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	/** @return where it listens */
+	public InetSocketAddress address() {
+		return new InetSocketAddress("127.0.0.1", this.launch.port());
+	}
+
+	/** @return the target */
+	public TargetSpec spec() {
+		return this.spec;
+	}
+
+	/** @return the pid of the process (taskset execs the command, so this is the server itself) */
+	public long pid() {
+		return this.process.pid();
+	}
+
+	/** @return whether it still runs */
+	public boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	/** Stop: SIGTERM, then SIGKILL (with its descendants) after 10 seconds. */
+	@Override
+	public void close() {
+		List<ProcessHandle> descendants = this.process.descendants().toList();
+		this.process.destroy();
+		try {
+			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
+				this.process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+	}
+
+}

@@ -1,0 +1,29 @@
+package io.khamsin.benchmark.target;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * How to start one target.
+ *
+ * @param name the target's stable name (khamsin, reactor-netty, tomcat, jetty, netty-raw, vertx, nginx)
+ * @param jvm whether it is a JVM (then it gets the common JVM flags, and the JVM probes apply)
+ * @param command the command for a launch (without the taskset prefix)
+ * @param description what it is, for the report
+ */
+public record TargetSpec(String name, boolean jvm, Function<Launch, List<String>> command, String description) {
+
+	/**
+	 * One launch of a target.
+	 *
+	 * @param port the port to listen on (127.0.0.1)
+	 * @param filesDir the directory of the download files
+	 * @param runDir a directory for the target's own files (logs, nginx configuration)
+	 * @param jvmFlags the JVM flags every JVM target gets in this launch
+	 */
+	public record Launch(int port, Path filesDir, Path runDir, List<String> jvmFlags) {
+
+	}
+
+}

@@ -1,0 +1,152 @@
+package io.khamsin.benchmark.target;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The targets this machine can run, in report order. The Spring Boot targets come from the properties file that
+ * {@code benchmark/bench} writes after building them ({@code <name>.classpath}, {@code <name>.main},
+ * {@code <name>.source}); netty-raw and vertx run from the benchmark's own classpath; nginx is Debian's, when
+ * installed.
+ */
+public final class Targets {
+
+	/** Every target name, in report order. */
+	public static final List<String> ALL = List.of("khamsin", "reactor-netty", "tomcat", "jetty", "netty-raw",
+			"vertx", "nginx");
+
+	/** The Spring Boot targets: the sample app on each container. */
+	public static final List<String> BOOT = List.of("khamsin", "reactor-netty", "tomcat", "jetty");
+
+	/** Where Debian installs nginx. */
+	public static final Path NGINX = Path.of("/usr/sbin/nginx");
+
+	private Targets() {
+	}
+
+	/**
+	 * The targets available, and for the others why not.
+	 * @param built the properties written by the build ({@code null}: none built)
+	 * @param benchmarkClasspath the classpath of the benchmark module
+	 * @param missing receives the reason for each target that is not available
+	 */
+	public static List<TargetSpec> available(Properties built, String benchmarkClasspath,
+			Map<String, String> missing) {
+		Map<String, TargetSpec> found = new LinkedHashMap<>();
+		for (String name : BOOT) {
+			String classpath = (built != null) ? built.getProperty(name + ".classpath") : null;
+			String main = (built != null) ? built.getProperty(name + ".main") : null;
+			if (classpath == null || main == null) {
+				String why = (built != null) ? built.getProperty(name + ".missing") : null;
+				missing.put(name, (why != null) ? why : "not built (run benchmark/bench, which builds it)");
+				continue;
+			}
+			String source = built.getProperty(name + ".source", "sample-app");
+			found.put(name, boot(name, classpath, main, source));
+		}
+		found.put("netty-raw", reference("netty-raw", benchmarkClasspath, "io.khamsin.benchmark.refserver.NettyRawServer",
+				"minimal Netty 4.2 epoll server answering the routes directly"));
+		found.put("vertx", reference("vertx", benchmarkClasspath, "io.khamsin.benchmark.refserver.VertxServer",
+				"Vert.x 5 core HTTP server answering the routes directly"));
+		if (Files.isExecutable(NGINX)) {
+			found.put("nginx", new TargetSpec("nginx", false, Targets::nginx,
+					"Debian's nginx, worker_processes 1, return 200 and static files"));
+		}
+		else {
+			missing.put("nginx", "not installed (apt-get install nginx)");
+		}
+		List<TargetSpec> ordered = new ArrayList<>();
+		for (String name : ALL) {
+			if (found.containsKey(name)) {
+				ordered.add(found.get(name));
+			}
+		}
+		return ordered;
+	}
+
+	private static TargetSpec boot(String name, String classpath, String main, String source) {
+		return new TargetSpec(name, true, (launch) -> {
+			List<String> command = new ArrayList<>(List.of(javaBin()));
+			command.addAll(launch.jvmFlags());
+			command.addAll(List.of("-cp", classpath, main, "--server.port=" + launch.port(),
+					"--server.address=127.0.0.1", "--sample.files.dir=" + launch.filesDir(),
+					"--spring.main.banner-mode=off", "--server.shutdown=immediate",
+					// Equal keep-alive and connection limits for every target (Tomcat's defaults are 100 and 8,192).
+					"--server.tomcat.max-keep-alive-requests=-1", "--server.tomcat.max-connections=20000",
+					"--khamsin.max-connections=20000"));
+			return command;
+		}, "the sample app (" + source + ") on " + containerName(name));
+	}
+
+	private static String containerName(String name) {
+		return switch (name) {
+			case "khamsin" -> "the khamsin starter";
+			case "reactor-netty" -> "Spring Boot's default container, Reactor Netty";
+			case "tomcat" -> "spring-boot-starter-tomcat (reactive)";
+			case "jetty" -> "spring-boot-starter-jetty (reactive)";
+			default -> name;
+		};
+	}
+
+	private static TargetSpec reference(String name, String classpath, String main, String description) {
+		return new TargetSpec(name, true, (launch) -> {
+			List<String> command = new ArrayList<>(List.of(javaBin()));
+			command.addAll(launch.jvmFlags());
+			command.addAll(List.of("-cp", classpath, main, Integer.toString(launch.port()),
+					launch.filesDir().toString()));
+			return command;
+		}, description);
+	}
+
+	private static List<String> nginx(TargetSpec.Launch launch) {
+		Path dir = launch.runDir().resolve("nginx-" + launch.port()).toAbsolutePath();
+		try {
+			Files.createDirectories(dir);
+			String json = new String(Payloads.confirmation1k(), StandardCharsets.US_ASCII);
+			String conf = """
+					worker_processes 1;
+					pid %1$s/nginx.pid;
+					error_log %1$s/error.log warn;
+					worker_rlimit_nofile 20000;
+					events { worker_connections 19000; }
+					http {
+					  access_log off;
+					  client_body_temp_path %1$s/body;
+					  proxy_temp_path %1$s/proxy;
+					  fastcgi_temp_path %1$s/fastcgi;
+					  uwsgi_temp_path %1$s/uwsgi;
+					  scgi_temp_path %1$s/scgi;
+					  sendfile on;
+					  tcp_nodelay on;
+					  keepalive_requests 1000000000;
+					  keepalive_timeout 75s;
+					  server {
+					    listen 127.0.0.1:%2$d backlog=1024;
+					    location = /plaintext { default_type text/plain; return 200 "Hello, World!"; }
+					    location = /json { client_body_buffer_size 16k; default_type application/json; return 200 '%3$s'; }
+					    location /files/ { alias %4$s/; types { } default_type application/octet-stream; }
+					  }
+					}
+					""".formatted(dir, launch.port(), json, launch.filesDir().toAbsolutePath());
+			Path file = dir.resolve("nginx.conf");
+			Files.writeString(file, conf);
+			return List.of(NGINX.toString(), "-p", dir.toString(), "-c", file.toString(), "-g", "daemon off;");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot write the nginx configuration into " + dir, ex);
+		}
+	}
+
+	private static String javaBin() {
+		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+	}
+
+}
