@@ -96,9 +96,12 @@ final class Campaign {
 					running.add(started);
 				}
 			}
+			running.forEach((target) -> target.process().pause());
 			for (RunningTarget target : new ArrayList<>(running)) {
 				try {
+					target.process().resume();
 					scenario.warmUp(this.context, target);
+					target.process().pause();
 				}
 				catch (RuntimeException ex) {
 					running.remove(target);
@@ -113,8 +116,15 @@ final class Campaign {
 						if (!target.process().isAlive()) {
 							throw new IllegalStateException("the process exited");
 						}
-						Measurement measurement = scenario.measure(this.context, target, round,
-								previous.get(target.name()));
+						// Only the target being measured runs; the others are frozen (SIGSTOP) meanwhile.
+						target.process().resume();
+						Measurement measurement;
+						try {
+							measurement = scenario.measure(this.context, target, round, previous.get(target.name()));
+						}
+						finally {
+							target.process().pause();
+						}
 						previous.put(target.name(), measurement);
 						record(scenario, target.name(), round, measurement);
 					}

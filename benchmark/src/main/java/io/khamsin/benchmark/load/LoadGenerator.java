@@ -11,6 +11,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SelectStrategy;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
@@ -24,6 +25,16 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * time; reuse one generator for a whole campaign so its own JIT warms up once.
  */
 public final class LoadGenerator implements AutoCloseable {
+
+	/**
+	 * Whether the generator's event loop spins instead of sleeping in epoll_wait. On a virtual machine, waking a
+	 * halted vCPU costs milliseconds now and then; a generator that sleeps between sends charges that to the
+	 * server as latency (the intended send time is fixed). The load core runs nothing else, so it may spin.
+	 */
+	static final boolean BUSY_POLL = Boolean.parseBoolean(System.getProperty("khamsin.bench.busy-poll", "true"));
+
+	/** Whether a run is in progress: the loop spins only then, and sleeps while wrk or a target has the core. */
+	private volatile boolean running;
 
 	private final EventLoopGroup group;
 
@@ -40,12 +51,19 @@ public final class LoadGenerator implements AutoCloseable {
 	public LoadGenerator(ByteBufAllocator allocator) {
 		boolean epoll = Epoll.isAvailable();
 		this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("load", true),
-				epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+				epoll ? EpollIoHandler.newFactory(0, () -> this::selectStrategy) : NioIoHandler.newFactory());
 		this.bootstrap = new Bootstrap().group(this.group)
 			.channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
 			.option(ChannelOption.TCP_NODELAY, true)
 			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
 			.option(ChannelOption.ALLOCATOR, allocator);
+	}
+
+	private int selectStrategy(io.netty.util.IntSupplier selectNow, boolean hasTasks) throws Exception {
+		if (BUSY_POLL && this.running) {
+			return SelectStrategy.BUSY_WAIT;
+		}
+		return hasTasks ? selectNow.get() : SelectStrategy.SELECT;
 	}
 
 	/**
@@ -55,6 +73,7 @@ public final class LoadGenerator implements AutoCloseable {
 	public LoadResult run(LoadSpec spec) {
 		EventLoop loop = this.group.next();
 		CompletableFuture<LoadResult> result = new CompletableFuture<>();
+		this.running = true;
 		loop.execute(() -> new LoadRun(spec, loop, this.bootstrap, result).start());
 		long limit = spec.warmup().plus(spec.duration()).plus(spec.drainTimeout()).toMillis() + 30_000;
 		try {
@@ -65,6 +84,9 @@ public final class LoadGenerator implements AutoCloseable {
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("load run did not finish: " + ex, ex);
+		}
+		finally {
+			this.running = false;
 		}
 	}
 

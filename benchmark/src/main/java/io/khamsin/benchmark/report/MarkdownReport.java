@@ -65,7 +65,7 @@ public final class MarkdownReport {
 				.append(section.higherIsBetter() ? "Higher is better." : "Lower is better.").append("\n\n");
 			SummaryRow base = base(section, baseline);
 			md.append("| target | median | vs ").append(baseline)
-				.append(" | rounds | spread | p50 ms | p99 ms | load core % | closed-loop peak | note |\n");
+				.append(" | rounds | spread | p50 ms | p99 ms | closed-loop peak | load core % at peak | note |\n");
 			md.append("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
 			for (SummaryRow row : section.rows()) {
 				md.append("| ").append(row.target()).append(" | ").append(number(row.value())).append(" ")
@@ -75,8 +75,8 @@ public final class MarkdownReport {
 					.append(" | ").append(String.join(" / ", row.rounds().stream().map(MarkdownReport::number).toList()))
 					.append(" | ").append(String.format(Locale.ROOT, "%.1f%%", row.spreadPct()))
 					.append(row.flagged() ? " ⚠" : "").append(" | ").append(optional(row.p50Ms())).append(" | ")
-					.append(optional(row.p99Ms())).append(" | ").append(extra(row, "load_cpu_pct")).append(" | ")
-					.append(extra(row, "closed_loop_peak")).append(" | ").append(note(row)).append(" |\n");
+					.append(optional(row.p99Ms())).append(" | ").append(extra(row, "closed_loop_peak")).append(" | ")
+					.append(extra(row, "closed_loop_load_cpu_pct")).append(" | ").append(note(row)).append(" |\n");
 			}
 			section.excluded().forEach((target, why) -> md.append("| ").append(target)
 				.append(" | excluded | | | | | | | | ").append(why.replace("|", "/")).append(" |\n"));
@@ -116,7 +116,7 @@ public final class MarkdownReport {
 	private static String note(SummaryRow row) {
 		StringBuilder note = new StringBuilder(row.note());
 		for (String key : List.of("mb_per_s", "direct_b_per_conn", "rss_b_per_conn", "pss_b_per_conn", "rss_mb",
-				"closed_loop_errors", "closed_loop_load_cpu_pct", "server_cpu_pct")) {
+				"closed_loop_errors", "server_cpu_pct", "send_lag_p99_ms")) {
 			Object value = row.extras().get(key);
 			if (value != null) {
 				note.append((note.length() > 0) ? "; " : "").append(key.replace('_', ' ')).append(" ")

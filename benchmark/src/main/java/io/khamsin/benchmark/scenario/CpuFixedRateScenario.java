@@ -59,7 +59,6 @@ final class CpuFixedRateScenario implements Scenario {
 		context.progress().step(target.name(), round, settings.rounds(), String.format("fixed %,d req/s for %.0f s",
 				rate, seconds));
 		ProcessTree tree = new ProcessTree(target.process().pid());
-		CoreUsage load = CoreUsage.start(settings.loadCore());
 		CoreUsage server = CoreUsage.start(settings.serverCore());
 		long ticks = tree.cpuTicks();
 		LoadResult result = context.generator().run(LoadSpec.openLoop(target.process().address(),
@@ -71,7 +70,7 @@ final class CpuFixedRateScenario implements Scenario {
 		extras.put("rate", rate);
 		extras.put("achieved", RateScenario.round1(result.achievedRate()));
 		extras.put("server_cpu_ticks", used);
-		extras.put("load_cpu_pct", RateScenario.round1(load.busyPercent()));
+		extras.put("send_lag_p99_ms", result.sendLagP99Nanos() / 1e6);
 		extras.put("server_cpu_pct", RateScenario.round1(server.busyPercent()));
 		String note = "";
 		if (result.errors() > 0 || result.achievedRate() < 0.9 * rate) {

@@ -121,9 +121,39 @@ public final class TargetProcess implements AutoCloseable {
 		return this.process.isAlive();
 	}
 
+	/**
+	 * Freeze the process and its descendants (SIGSTOP) while other targets are measured, so that an idle server's
+	 * background work (its JIT, GC, timers) cannot steal the server core from the one being measured.
+	 */
+	public void pause() {
+		signal("-STOP");
+	}
+
+	/** Thaw a paused process (SIGCONT). */
+	public void resume() {
+		signal("-CONT");
+	}
+
+	private void signal(String signal) {
+		List<String> command = new java.util.ArrayList<>(List.of("kill", signal, Long.toString(this.process.pid())));
+		this.process.descendants().forEach((child) -> command.add(Long.toString(child.pid())));
+		try {
+			Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
+			kill.getInputStream().readAllBytes();
+			kill.waitFor();
+		}
+		catch (java.io.IOException ex) {
+			throw new IllegalStateException("could not signal " + this.spec.name() + ": " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	/** Stop: SIGTERM, then SIGKILL (with its descendants) after 10 seconds. */
 	@Override
 	public void close() {
+		resume();
 		List<ProcessHandle> descendants = this.process.descendants().toList();
 		this.process.destroy();
 		try {
