@@ -25,6 +25,8 @@ import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1ChannelInitializer;
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.MetricsConfig;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.TransportResolver;
 
@@ -47,15 +49,19 @@ public final class KhamsinServer {
 
 	private final HttpHandler handler;
 
-	private final GuardCounters guards = new GuardCounters();
+	private final KhamsinMetrics metrics;
+
+	private final GuardCounters guards;
 
 	private final ConnectionRegistry connections;
 
 	private Running running;
 
-	private KhamsinServer(KhamsinServerConfig config, HttpHandler handler) {
+	private KhamsinServer(KhamsinServerConfig config, HttpHandler handler, KhamsinMetrics metrics) {
 		this.config = config;
 		this.handler = handler;
+		this.metrics = metrics;
+		this.guards = metrics.guards();
 		this.connections = new ConnectionRegistry(config.maxConnections());
 	}
 
@@ -66,13 +72,28 @@ public final class KhamsinServer {
 	 * @return the server
 	 */
 	public static KhamsinServer create(KhamsinServerConfig config, HttpHandler handler) {
+		return create(config, handler, KhamsinMetrics.create(MetricsConfig.defaults()));
+	}
+
+	/**
+	 * Create a server, not yet started, that records its figures into the given ones (which several servers
+	 * may share).
+	 * @param config the configuration
+	 * @param handler the handler that answers every request
+	 * @param metrics the figures to record into
+	 * @return the server
+	 */
+	public static KhamsinServer create(KhamsinServerConfig config, HttpHandler handler, KhamsinMetrics metrics) {
 		if (config == null) {
 			throw new IllegalArgumentException("config must not be null");
 		}
 		if (handler == null) {
 			throw new IllegalArgumentException("handler must not be null");
 		}
-		return new KhamsinServer(config, handler);
+		if (metrics == null) {
+			throw new IllegalArgumentException("metrics must not be null");
+		}
+		return new KhamsinServer(config, handler, metrics);
 	}
 
 	/**
@@ -97,7 +118,9 @@ public final class KhamsinServer {
 		this.connections.reset();
 		EventLoopGroup group = new MultiThreadIoEventLoopGroup(this.config.reactors(),
 				new DefaultThreadFactory("khamsin-reactor", true), transport.ioHandlerFactory());
-		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards);
+		this.metrics.reactorsStarted(group);
+		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards,
+				this.metrics);
 		List<Channel> listeners = new ArrayList<>();
 		try {
 			if (listener == ListenerMode.REUSEPORT) {
@@ -115,6 +138,7 @@ public final class KhamsinServer {
 		}
 		catch (RuntimeException ex) {
 			listeners.forEach(Channel::close);
+			this.metrics.reactorsStopped(group);
 			group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
 			throw ex;
 		}
@@ -189,6 +213,7 @@ public final class KhamsinServer {
 		}
 		this.connections.closeAll();
 		running.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+		this.metrics.reactorsStopped(running.group());
 	}
 
 	/** @return whether the server is started */
@@ -246,6 +271,11 @@ public final class KhamsinServer {
 	/** @return the counts of each guard */
 	public GuardCounters guards() {
 		return this.guards;
+	}
+
+	/** @return the figures: latencies, connections, requests and bytes per reactor */
+	public KhamsinMetrics metrics() {
+		return this.metrics;
 	}
 
 	private record Running(EventLoopGroup group, List<Channel> listeners, ResolvedTransport transport,

@@ -116,6 +116,19 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 		return this.body.isPaused();
 	}
 
+	/** @return the response status, {@code 200} unless the handler set another */
+	public int status() {
+		return this.response.statusCode();
+	}
+
+	/**
+	 * WebFlux's best matching pattern for the request, as the route of its figures.
+	 * @return the pattern (a {@code PathPattern} or a string), or {@code null} when no handler mapping set one
+	 */
+	public Object route() {
+		return this.request.route();
+	}
+
 	/** @return whether the response head was handed to the channel */
 	public boolean isResponseStarted() {
 		return this.response.isHeadWritten();

@@ -3,6 +3,7 @@ package io.khamsin.container.bridge;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Map;
 
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -26,6 +27,13 @@ import reactor.core.publisher.Flux;
  */
 public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
+	// HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE and RouterFunctions.MATCHING_PATTERN_ATTRIBUTE, spelled out:
+	// WebFlux is optional here. A router function served without a DispatcherHandler sets only the second.
+
+	private static final String BEST_MATCHING_PATTERN_ATTRIBUTE = "org.springframework.web.reactive.HandlerMapping.bestMatchingPattern";
+
+	private static final String MATCHING_PATTERN_ATTRIBUTE = "org.springframework.web.reactive.function.server.RouterFunctions.matchingPattern";
+
 	private final HttpRequest request;
 
 	private final Channel channel;
@@ -33,6 +41,8 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 	private final Flux<DataBuffer> body;
 
 	private final long sequence;
+
+	private Map<String, Object> exchangeAttributes;
 
 	KhamsinServerHttpRequest(HttpRequest request, URI uri, Channel channel, Flux<DataBuffer> body, long sequence) {
 		super(HttpMethod.valueOf(request.method().name()), uri, "",
@@ -105,6 +115,24 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 	@SuppressWarnings("unchecked")
 	public <T> T getNativeRequest() {
 		return (T) this.request;
+	}
+
+	/**
+	 * Let the figures read the route of this request from the attributes of its WebFlux exchange, where the
+	 * handler mapping puts the best matching pattern. Called by a web filter before the handler mapping runs.
+	 * @param attributes the exchange's attributes
+	 */
+	public void exchangeAttributes(Map<String, Object> attributes) {
+		this.exchangeAttributes = attributes;
+	}
+
+	Object route() {
+		Map<String, Object> attributes = this.exchangeAttributes;
+		if (attributes == null) {
+			return null;
+		}
+		Object pattern = attributes.get(BEST_MATCHING_PATTERN_ATTRIBUTE);
+		return (pattern != null) ? pattern : attributes.get(MATCHING_PATTERN_ATTRIBUTE);
 	}
 
 	/**

@@ -317,7 +317,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 	}
 
-	private int statusCode() {
+	int statusCode() {
 		HttpStatusCode code = getStatusCode();
 		return (code != null) ? code.value() : 200;
 	}

@@ -4,17 +4,19 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.guard.GuardCounters;
+import io.khamsin.container.metrics.KhamsinMetrics;
 
 /**
  * What every connection of one server shares: its configuration, the Spring handler it serves, its
- * connection registry and its guard counters. One instance per server start.
+ * connection registry, its guard counters and its figures. One instance per server start.
  *
  * @param config the configuration
  * @param handler the Spring reactive handler
  * @param connections the open connections
  * @param guards the guard counters
+ * @param metrics the figures
  */
 public record ServerContext(KhamsinServerConfig config, HttpHandler handler, ConnectionRegistry connections,
-		GuardCounters guards) {
+		GuardCounters guards, KhamsinMetrics metrics) {
 
 }

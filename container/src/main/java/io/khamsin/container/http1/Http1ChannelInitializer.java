@@ -10,9 +10,11 @@ import org.slf4j.LoggerFactory;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.Protocol;
+import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
- * Assembles the HTTP/1.1 pipeline of a new connection, in order: the codec (decoder and encoder in one handler)
+ * Assembles the HTTP/1.1 pipeline of a new connection, in order: the byte counter (when figures are on), the codec (decoder and encoder in one handler)
  * and the connection's state machine, which hands each request to the Spring handler. A connection beyond
  * {@code maxConnections} is closed at once.
  */
@@ -31,7 +33,9 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
 	@Override
 	protected void initChannel(Channel channel) {
+		ReactorMetrics reactor = this.context.metrics().reactor(channel.eventLoop());
 		if (!this.context.connections().admit(channel)) {
+			reactor.connectionRefused();
 			this.context.guards().increment(Guard.MAX_CONNECTIONS);
 			logger.debug("Refusing {}: khamsin.max-connections ({}) reached or shutting down", channel,
 					this.config.maxConnections());
@@ -42,7 +46,10 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 		HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
 			.setMaxInitialLineLength(this.config.maxInitialLineLength())
 			.setMaxHeaderSize(this.config.maxHeaderSize());
-		Http1ServerHandler handler = new Http1ServerHandler(this.context);
+		Http1ServerHandler handler = new Http1ServerHandler(this.context, reactor.newConnection(Protocol.H1));
+		if (reactor.enabled()) {
+			channel.pipeline().addLast("traffic", reactor.trafficCounter());
+		}
 		channel.pipeline().addLast("http1-codec", new Http1ServerCodec(decoderConfig, handler));
 		channel.pipeline().addLast("http1-handler", handler);
 	}

@@ -41,6 +41,8 @@ import io.khamsin.container.bridge.HttpExchange;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.ConnectionFigures;
+import io.khamsin.container.metrics.RequestPath;
 
 /**
  * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
@@ -67,6 +69,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	private final ServerContext context;
 
 	private final KhamsinServerConfig config;
+
+	private final ConnectionFigures figures;
 
 	private ChannelHandlerContext ctx;
 
@@ -124,9 +128,10 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 
 	private final Runnable timerTask = this::onTimer;
 
-	Http1ServerHandler(ServerContext context) {
+	Http1ServerHandler(ServerContext context, ConnectionFigures figures) {
 		this.context = context;
 		this.config = context.config();
+		this.figures = figures;
 		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
 				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
 	}
@@ -155,6 +160,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		if (exchange != null) {
 			exchange.cancel();
 		}
+		this.figures.connectionClosed();
 		releasePending();
 		ctx.fireChannelInactive();
 	}
@@ -169,6 +175,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	@Override
 	public void bytesReceived() {
 		if (!this.inRequest) {
+			if (!this.receivingHead) {
+				this.figures.headStarted();
+			}
 			this.receivingHead = true;
 		}
 	}
@@ -188,6 +197,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		if (msg instanceof HttpRequest) {
 			this.inRequest = true;
 			this.receivingHead = false;
+			this.figures.headReceived();
 		}
 		if (msg instanceof LastHttpContent) {
 			this.inRequest = false;
@@ -235,6 +245,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	}
 
 	private void onRequest(HttpRequest request) {
+		this.figures.requestStarted();
 		if (request.decoderResult().isFailure()) {
 			rejectMalformed(request.decoderResult().cause());
 			return;
@@ -502,6 +513,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	@Override
 	public void exchangeComplete(ChannelFuture lastWrite) {
 		HttpExchange exchange = this.exchange;
+		this.figures.requestCompleted(lastWrite, (exchange != null) ? exchange.status() : 200,
+				(exchange != null) ? exchange.route() : null, RequestPath.HANDLER);
 		this.exchange = null;
 		this.continueExpected = false;
 		if (this.closing || this.closed) {

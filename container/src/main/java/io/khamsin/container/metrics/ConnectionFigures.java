@@ -1,0 +1,173 @@
+package io.khamsin.container.metrics;
+
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+
+/**
+ * The figures of one connection, kept by its protocol handler on the reactor's thread. The latency clock of a
+ * request starts at the first byte of its head ({@link #headStarted()}) and stops when the last write of its
+ * response completes ({@link #requestCompleted}). Pipelined requests keep their own start times in arrival
+ * order, and write completions on a connection arrive in order, so two small rings of longs hold everything
+ * in flight: nothing is allocated per request.
+ * <p>
+ * A protocol handler calls, in order: {@link #headStarted()} when bytes of a new request head arrive,
+ * {@link #headReceived()} when the head is decoded, {@link #requestStarted()} when the request is dispatched,
+ * {@link #requestCompleted} with the future of its last write, and {@link #connectionClosed()} once.
+ */
+public final class ConnectionFigures implements ChannelFutureListener {
+
+	private final ReactorMetrics reactor;
+
+	private final Protocol protocol;
+
+	private final RouteTable routes;
+
+	private final boolean enabled;
+
+	private long headStart;
+
+	private final LongRing starts = new LongRing(4);
+
+	private final LongRing completions = new LongRing(8);
+
+	private long currentStart;
+
+	private int active;
+
+	private boolean closed;
+
+	ConnectionFigures(ReactorMetrics reactor, Protocol protocol, RouteTable routes) {
+		this.reactor = reactor;
+		this.protocol = protocol;
+		this.routes = routes;
+		this.enabled = reactor.enabled();
+		reactor.connectionAccepted();
+	}
+
+	/**
+	 * The first bytes of a request head arrived: start its clock.
+	 */
+	public void headStarted() {
+		if (this.enabled) {
+			this.headStart = System.nanoTime();
+		}
+	}
+
+	/**
+	 * A request head was decoded; it may wait behind pipelined requests before it is dispatched.
+	 */
+	public void headReceived() {
+		if (this.enabled) {
+			this.starts.add(this.headStart);
+		}
+	}
+
+	/**
+	 * The request decoded first among those waiting is being served.
+	 */
+	public void requestStarted() {
+		if (this.enabled && !this.closed) {
+			this.currentStart = this.starts.isEmpty() ? System.nanoTime() : this.starts.poll();
+			this.active++;
+			this.reactor.add(ReactorMetrics.REQUESTS_STARTED, 1);
+		}
+	}
+
+	/**
+	 * The request being served has written its whole response; its latency is recorded when that last write
+	 * completes, and not at all if the write fails.
+	 * @param lastWrite the future of the response's last write
+	 * @param status the response status
+	 * @param route the route, or WebFlux's best matching pattern (a {@code PathPattern} or a string), or
+	 * {@code null} for {@link Route#OTHER}
+	 * @param path the path through the engine
+	 */
+	public void requestCompleted(ChannelFuture lastWrite, int status, Object route, RequestPath path) {
+		if (!this.enabled || this.closed || this.active == 0) {
+			return;
+		}
+		if (lastWrite == null) {
+			requestEnded();
+			return;
+		}
+		this.completions.add(this.currentStart);
+		this.completions.add(LatencyKey.index(this.protocol, status, this.routes.resolve(route), path));
+		lastWrite.addListener(this);
+	}
+
+	@Override
+	public void operationComplete(ChannelFuture future) {
+		if (this.closed || this.completions.isEmpty()) {
+			return;
+		}
+		long start = this.completions.poll();
+		int key = (int) this.completions.poll();
+		if (future.isSuccess()) {
+			this.reactor.recordLatency(key, System.nanoTime() - start);
+		}
+		requestEnded();
+	}
+
+	private void requestEnded() {
+		this.active--;
+		this.reactor.add(ReactorMetrics.REQUESTS_ENDED, 1);
+	}
+
+	/**
+	 * The connection closed: requests still in flight end without a latency.
+	 */
+	public void connectionClosed() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		this.reactor.add(ReactorMetrics.CONNECTIONS_CLOSED, 1);
+		if (this.active > 0) {
+			this.reactor.add(ReactorMetrics.REQUESTS_ENDED, this.active);
+			this.active = 0;
+		}
+	}
+
+	/**
+	 * A first-in first-out queue of longs that grows only when more requests are pipelined than ever before
+	 * on the connection.
+	 */
+	private static final class LongRing {
+
+		private long[] values;
+
+		private int head;
+
+		private int size;
+
+		LongRing(int capacity) {
+			this.values = new long[capacity];
+		}
+
+		boolean isEmpty() {
+			return this.size == 0;
+		}
+
+		void add(long value) {
+			if (this.size == this.values.length) {
+				long[] grown = new long[this.values.length * 2];
+				for (int i = 0; i < this.size; i++) {
+					grown[i] = this.values[(this.head + i) % this.values.length];
+				}
+				this.values = grown;
+				this.head = 0;
+			}
+			this.values[(this.head + this.size) % this.values.length] = value;
+			this.size++;
+		}
+
+		long poll() {
+			long value = this.values[this.head];
+			this.head = (this.head + 1) % this.values.length;
+			this.size--;
+			return value;
+		}
+
+	}
+
+}
