@@ -23,6 +23,8 @@ import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.MetricsConfig;
 
 /**
  * {@link ReactiveWebServerFactory} that creates {@link KhamsinWebServer}s. Every khamsin option starts at the
@@ -55,6 +57,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 
 	private Set<KhamsinServerCustomizer> serverCustomizers = new LinkedHashSet<>();
 
+	private KhamsinMetrics metrics;
+
 	public KhamsinReactiveWebServerFactory() {
 	}
 
@@ -66,7 +70,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	public WebServer getWebServer(HttpHandler httpHandler) {
 		Assert.notNull(httpHandler, "'httpHandler' must not be null");
 		warnAboutUnsupportedSettings();
-		KhamsinServer server = KhamsinServer.create(createServerConfig(), httpHandler);
+		KhamsinMetrics metrics = (this.metrics != null) ? this.metrics : KhamsinMetrics.create(MetricsConfig.defaults());
+		KhamsinServer server = KhamsinServer.create(createServerConfig(), httpHandler, metrics);
 		return new KhamsinWebServer(server, getShutdown() == Shutdown.GRACEFUL);
 	}
 
@@ -191,6 +196,15 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	 */
 	public void setMaxRequestBodySize(long maxRequestBodySize) {
 		this.maxRequestBodySize = maxRequestBodySize;
+	}
+
+	/**
+	 * Set the figures the servers record into, so that meters and endpoints can read them. Defaults to figures
+	 * of their own per server, with every default.
+	 * @param metrics the figures
+	 */
+	public void setMetrics(KhamsinMetrics metrics) {
+		this.metrics = metrics;
 	}
 
 	/**

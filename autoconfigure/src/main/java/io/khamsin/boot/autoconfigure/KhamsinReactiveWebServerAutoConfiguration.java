@@ -19,6 +19,7 @@ import org.springframework.http.ReactiveHttpInputMessage;
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerCustomizer;
+import io.khamsin.container.metrics.KhamsinMetrics;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for khamsin as the reactive web server. Ordered before
@@ -39,8 +40,9 @@ public final class KhamsinReactiveWebServerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(ReactiveWebServerFactory.class)
 	KhamsinReactiveWebServerFactory khamsinReactiveWebServerFactory(
-			ObjectProvider<KhamsinServerCustomizer> serverCustomizers) {
+			ObjectProvider<KhamsinServerCustomizer> serverCustomizers, ObjectProvider<KhamsinMetrics> metrics) {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory();
+		metrics.ifAvailable(factory::setMetrics);
 		factory.getServerCustomizers().addAll(serverCustomizers.orderedStream().toList());
 		return factory;
 	}

@@ -1,0 +1,49 @@
+package io.khamsin.boot.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.server.WebFilter;
+
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.RouteWebFilter;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of khamsin's figures: the {@link KhamsinMetrics} that the
+ * server records into and that meters and endpoints read, and the web filter that tags each request with its
+ * route.
+ */
+@AutoConfiguration(before = KhamsinReactiveWebServerAutoConfiguration.class)
+@ConditionalOnClass(KhamsinMetrics.class)
+@ConditionalOnWebApplication(type = Type.REACTIVE)
+@ConditionalOnBooleanProperty(name = "khamsin.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(KhamsinMetricsProperties.class)
+public final class KhamsinMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	KhamsinMetrics khamsinMetrics(KhamsinMetricsProperties properties) {
+		return KhamsinMetrics.create(properties.toMetricsConfig());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(WebFilter.class)
+	@ConditionalOnBooleanProperty(name = "khamsin.metrics.enabled", matchIfMissing = true)
+	static final class RouteTaggingConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RouteWebFilter khamsinRouteWebFilter() {
+			return new RouteWebFilter();
+		}
+
+	}
+
+}
