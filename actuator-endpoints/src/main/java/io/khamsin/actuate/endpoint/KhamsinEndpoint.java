@@ -1,0 +1,173 @@
+package io.khamsin.actuate.endpoint;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
+
+import io.khamsin.actuate.endpoint.EgressModes.EgressMode;
+import io.khamsin.boot.KhamsinWebServer;
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.ReactorSnapshot;
+import io.khamsin.container.transport.ResolvedTransport;
+
+/**
+ * {@link Endpoint @Endpoint} that tells what khamsin runs and how it is doing: version, transport, listener
+ * mode, reactors with their connections and load, protocols, guards with their settings and counts, TLS and
+ * the egress modes available, with the reason when one is not.
+ */
+@Endpoint(id = "khamsin")
+public class KhamsinEndpoint {
+
+	private static final String VERSION = readVersion();
+
+	private final KhamsinMetrics metrics;
+
+	private final ApplicationContext context;
+
+	/**
+	 * Create the endpoint.
+	 * @param metrics the figures of the server
+	 * @param context the context whose web server is described
+	 */
+	public KhamsinEndpoint(KhamsinMetrics metrics, ApplicationContext context) {
+		this.metrics = metrics;
+		this.context = context;
+	}
+
+	@ReadOperation
+	public KhamsinDescriptor khamsin() {
+		KhamsinServer server = server();
+		ServerDescriptor serverDescriptor = null;
+		GuardsDescriptor guards = null;
+		if (server != null) {
+			ResolvedTransport transport = server.transport();
+			KhamsinServerConfig config = server.config();
+			serverDescriptor = new ServerDescriptor(server.isRunning(), server.port(),
+					(transport != null) ? transport.name() : null,
+					(transport != null) ? transport.fallbackReason() : null,
+					(server.listenerMode() != null) ? server.listenerMode().displayName() : null, config.reactors());
+			guards = new GuardsDescriptor(settings(config), counts());
+		}
+		return new KhamsinDescriptor(VERSION, serverDescriptor, List.of("http/1.1"), this.metrics.reactors(),
+				this.metrics.totals(), guards, new TlsDescriptor("none yet", "khamsin does not serve TLS yet"),
+				EgressModes.detect(EgressModes.AVAILABLE_ULPS), new MetricsDescriptor(this.metrics.enabled(),
+						this.metrics.config().maxRoutes(), this.metrics.config().interval()));
+	}
+
+	private KhamsinServer server() {
+		if (this.context instanceof WebServerApplicationContext webServerContext
+				&& webServerContext.getWebServer() instanceof KhamsinWebServer webServer) {
+			return webServer.getKhamsinServer();
+		}
+		return null;
+	}
+
+	private static Map<String, Object> settings(KhamsinServerConfig config) {
+		Map<String, Object> settings = new LinkedHashMap<>();
+		settings.put(Guard.MAX_CONNECTIONS.tag(), config.maxConnections());
+		settings.put(Guard.MAX_INITIAL_LINE_LENGTH.tag(), config.maxInitialLineLength());
+		settings.put(Guard.MAX_HEADER_SIZE.tag(), config.maxHeaderSize());
+		settings.put(Guard.MAX_REQUEST_BODY_SIZE.tag(), config.maxRequestBodySize());
+		settings.put(Guard.HEADER_READ_TIMEOUT.tag(), config.headerReadTimeout());
+		settings.put(Guard.BODY_READ_TIMEOUT.tag(), config.bodyReadTimeout());
+		settings.put(Guard.IDLE_TIMEOUT.tag(), config.idleTimeout());
+		return settings;
+	}
+
+	private Map<String, Long> counts() {
+		Map<String, Long> counts = new LinkedHashMap<>();
+		this.metrics.guards().snapshot().forEach((guard, count) -> counts.put(guard.tag(), count));
+		return counts;
+	}
+
+	private static String readVersion() {
+		try (InputStream in = KhamsinEndpoint.class.getResourceAsStream("/META-INF/khamsin/version.properties")) {
+			Properties properties = new Properties();
+			if (in != null) {
+				properties.load(in);
+			}
+			return properties.getProperty("version", "unknown");
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+	}
+
+	/**
+	 * What {@code /actuator/khamsin} answers.
+	 *
+	 * @param version khamsin's version
+	 * @param server the server, or {@code null} when khamsin does not serve this context
+	 * @param protocols the protocols served
+	 * @param reactors each reactor's connections, requests, bytes and pending tasks
+	 * @param totals the sum over every reactor since start
+	 * @param guards the guards' settings and counts
+	 * @param tls the TLS provider
+	 * @param egress the egress modes
+	 * @param metrics what the engine records
+	 */
+	public record KhamsinDescriptor(String version, ServerDescriptor server, List<String> protocols,
+			List<ReactorSnapshot> reactors, ReactorSnapshot totals, GuardsDescriptor guards, TlsDescriptor tls,
+			List<EgressMode> egress, MetricsDescriptor metrics) {
+
+	}
+
+	/**
+	 * The server.
+	 *
+	 * @param running whether it is started
+	 * @param port its port
+	 * @param transport the transport it runs on
+	 * @param transportFallbackReason why a better transport was not used, or {@code null}
+	 * @param listener the listener mode in force
+	 * @param reactors the number of reactors configured
+	 */
+	public record ServerDescriptor(boolean running, int port, String transport, String transportFallbackReason,
+			String listener, int reactors) {
+
+	}
+
+	/**
+	 * The guards.
+	 *
+	 * @param settings each guard's limit or timeout
+	 * @param events how many times each guard was enforced
+	 */
+	public record GuardsDescriptor(Map<String, Object> settings, Map<String, Long> events) {
+
+	}
+
+	/**
+	 * TLS.
+	 *
+	 * @param provider the TLS provider
+	 * @param reason why
+	 */
+	public record TlsDescriptor(String provider, String reason) {
+
+	}
+
+	/**
+	 * What the engine records.
+	 *
+	 * @param enabled whether latencies, requests and bytes are recorded
+	 * @param maxRoutes the most distinct routes tagged
+	 * @param interval the latency interval
+	 */
+	public record MetricsDescriptor(boolean enabled, int maxRoutes, Duration interval) {
+
+	}
+
+}

@@ -1,0 +1,139 @@
+package io.khamsin.actuate.metrics;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.khamsin.actuate.metrics.KhamsinMeterBinder.TimerSettings;
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.test.RawHttpConnection;
+import io.khamsin.container.test.TestRoutes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The meters show what clients did, in Micrometer and in Prometheus' text format.
+ */
+@Timeout(60)
+class KhamsinMeterBinderTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private static final TimerSettings TIMER = new TimerSettings(true, List.of(Duration.ofMillis(100)),
+			Duration.ofNanos(50_000), Duration.ofSeconds(30));
+
+	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+	private KhamsinServer server;
+
+	private KhamsinMeterBinder binder;
+
+	private void start(MetricsConfig config) {
+		KhamsinMetrics metrics = KhamsinMetrics.create(config);
+		this.server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(2).maxInitialLineLength(100).build(),
+				new TestRoutes(Path.of("missing")).handler(), metrics);
+		this.server.start();
+		this.binder = new KhamsinMeterBinder(metrics, TIMER, Duration.ofMillis(100));
+		this.binder.bindTo(this.registry);
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.binder != null) {
+			this.binder.close();
+		}
+		if (this.server != null) {
+			this.server.stop();
+		}
+		this.registry.close();
+	}
+
+	@Test
+	void requestsAreCountedInTheTimerOfTheirTags() throws Exception {
+		start(MetricsConfig.defaults());
+		HttpClient client = HttpClient.newHttpClient();
+		for (int i = 0; i < 25; i++) {
+			HttpResponse<String> response = client.send(
+					HttpRequest.newBuilder(URI.create("http://localhost:" + this.server.port() + "/plaintext")).build(),
+					HttpResponse.BodyHandlers.ofString());
+			assertThat(response.statusCode()).isEqualTo(200);
+		}
+		await().atMost(WAIT).untilAsserted(() -> {
+			Timer timer = this.registry.find("khamsin.requests")
+				.tags("protocol", "h1", "status", "2xx", "path", "handler")
+				.timer();
+			assertThat(timer).isNotNull();
+			assertThat(timer.count()).isEqualTo(25);
+			assertThat(timer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
+		});
+		String scrape = this.registry.scrape();
+		assertThat(scrape).contains("khamsin_requests_seconds_count{path=\"handler\",protocol=\"h1\",route=\"other\",status=\"2xx\"} 25");
+		assertThat(scrape).contains("le=\"0.1\"");
+		assertThat(buckets(scrape)).hasSizeGreaterThan(10).isSorted().endsWith(25.0);
+		assertThat(scrape).contains("khamsin_bytes_received_bytes_total", "khamsin_bytes_sent_bytes_total",
+				"khamsin_connections_active", "khamsin_requests_active", "khamsin_connections_accepted_connections_total");
+	}
+
+	@Test
+	void guardEventsAreCountedByGuard() throws Exception {
+		start(MetricsConfig.defaults());
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /" + "a".repeat(200) + " HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(414);
+		}
+		assertThat(this.registry.get("khamsin.guard.events").tag("guard", Guard.MAX_INITIAL_LINE_LENGTH.tag())
+			.functionCounter()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("khamsin.guard.events").tag("guard", Guard.IDLE_TIMEOUT.tag())
+			.functionCounter()
+			.count()).isZero();
+	}
+
+	@Test
+	void switchedOffMetricsPublishOnlyConnectionsAndGuards() {
+		start(MetricsConfig.builder().enabled(false).build());
+		assertThat(this.registry.find("khamsin.connections.active").gauge()).isNotNull();
+		assertThat(this.registry.find("khamsin.guard.events").functionCounters()).isNotEmpty();
+		assertThat(this.registry.find("khamsin.requests.active").gauge()).isNull();
+		assertThat(this.registry.find("khamsin.bytes.sent").functionCounter()).isNull();
+	}
+
+	@Test
+	void aDrainIntervalThatIsNotPositiveIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new KhamsinMeterBinder(KhamsinMetrics.create(MetricsConfig.defaults()), TIMER,
+					Duration.ZERO))
+			.withMessageContaining("drainInterval");
+	}
+
+	private static List<Double> buckets(String scrape) {
+		Matcher matcher = Pattern.compile("khamsin_requests_seconds_bucket\\{[^}]*route=\"other\"[^}]*} (\\S+)")
+			.matcher(scrape);
+		List<Double> counts = new ArrayList<>();
+		while (matcher.find()) {
+			counts.add(Double.parseDouble(matcher.group(1)));
+		}
+		return counts;
+	}
+
+}
