@@ -41,6 +41,15 @@ class ActuatorTests {
 
 	@ParameterizedTest
 	@EnumSource
+	void httpServerRequestsCarryTheStatusAndOutcomeOfAResponseWhoseStatusWasNotSet(Container container)
+			throws Exception {
+		get(container, "/plaintext");
+		assertThat(get(container, "/actuator/prometheus").body())
+			.containsPattern("http_server_requests_seconds_count\\{[^}]*outcome=\"SUCCESS\",status=\"200\",uri=\"/plaintext\"}");
+	}
+
+	@ParameterizedTest
+	@EnumSource
 	void endpointsThatAreNotExposedAreNotFound(Container container) throws Exception {
 		assertThat(get(container, "/actuator/env").statusCode()).isEqualTo(404);
 	}

@@ -89,6 +89,16 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		return (T) this.nettyHeaders;
 	}
 
+	/**
+	 * The status, {@code 200} when the handler set none, as on Reactor Netty and the Servlet containers:
+	 * observations such as Boot's {@code http.server.requests} read it when the exchange completes.
+	 */
+	@Override
+	public HttpStatusCode getStatusCode() {
+		HttpStatusCode code = super.getStatusCode();
+		return (code != null) ? code : HttpStatusCode.valueOf(200);
+	}
+
 	@Override
 	protected void applyStatusCode() {
 		// The status is read when the head is written.
@@ -318,8 +328,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	}
 
 	int statusCode() {
-		HttpStatusCode code = getStatusCode();
-		return (code != null) ? code.value() : 200;
+		return getStatusCode().value();
 	}
 
 	private HttpResponseStatus status() {
