@@ -70,15 +70,12 @@ public final class KhamsinMeterBinder implements MeterBinder, AutoCloseable {
 		KhamsinMetrics metrics = this.metrics;
 		Gauge.builder("khamsin.connections.active", metrics, (m) -> m.totals().connectionsOpen())
 			.description("Connections open now")
-			.baseUnit("connections")
 			.register(registry);
 		FunctionCounter.builder("khamsin.connections.accepted", metrics, (m) -> m.totals().connectionsAccepted())
 			.description("Connections admitted since start")
-			.baseUnit("connections")
 			.register(registry);
 		FunctionCounter.builder("khamsin.connections.refused", metrics, (m) -> m.totals().connectionsRefused())
 			.description("Connections refused since start: too many open, or shutting down")
-			.baseUnit("connections")
 			.register(registry);
 		for (Guard guard : Guard.values()) {
 			FunctionCounter.builder("khamsin.guard.events", metrics, (m) -> m.guards().count(guard))
@@ -91,7 +88,6 @@ public final class KhamsinMeterBinder implements MeterBinder, AutoCloseable {
 		}
 		Gauge.builder("khamsin.requests.active", metrics, (m) -> m.totals().requestsActive())
 			.description("Requests being served now")
-			.baseUnit("requests")
 			.register(registry);
 		FunctionCounter.builder("khamsin.bytes.received", metrics, (m) -> m.totals().bytesReceived())
 			.description("Bytes read from clients")

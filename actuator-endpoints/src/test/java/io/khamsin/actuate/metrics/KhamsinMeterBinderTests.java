@@ -91,7 +91,7 @@ class KhamsinMeterBinderTests {
 		assertThat(scrape).contains("le=\"0.1\"");
 		assertThat(buckets(scrape)).hasSizeGreaterThan(10).isSorted().endsWith(25.0);
 		assertThat(scrape).contains("khamsin_bytes_received_bytes_total", "khamsin_bytes_sent_bytes_total",
-				"khamsin_connections_active", "khamsin_requests_active", "khamsin_connections_accepted_connections_total");
+				"khamsin_connections_active", "khamsin_requests_active", "khamsin_connections_accepted_total");
 	}
 
 	@Test
