@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -28,12 +30,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A real Prometheus server (Debian's {@code prometheus}, which {@code .ci/run} installs) scrapes the sample app on
- * khamsin every second: the target is up and the PromQL of a p99 latency panel answers a value.
+ * khamsin every second: the target is up, the PromQL of a p99 latency panel answers a value, and every query of
+ * the Grafana dashboard in {@code docs/grafana} is valid PromQL.
  */
 @Timeout(240)
 class PrometheusServerTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(120);
+
+	static final Path DASHBOARD = Path.of("..", "docs", "grafana", "khamsin-dashboard.json");
 
 	private static final String P99 = "histogram_quantile(0.99, rate(khamsin_requests_seconds_bucket[1m]))";
 
@@ -97,6 +102,29 @@ class PrometheusServerTests {
 			}
 			assertThat(p99).as("p99 of /plaintext in seconds, from %s", result).isPositive().isLessThan(30);
 		});
+		for (String expr : dashboardQueries()) {
+			JsonNode answer = getJson(api.resolve("query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8)));
+			assertThat(answer.path("status").asString()).as("the Grafana dashboard's query %s", expr)
+				.isEqualTo("success");
+		}
+	}
+
+	/**
+	 * The queries of the Grafana dashboard in {@code docs/grafana}, with its variables set as Grafana would.
+	 */
+	private List<String> dashboardQueries() throws IOException {
+		JsonNode dashboard = this.json.readTree(Files.readString(DASHBOARD));
+		List<String> queries = new ArrayList<>();
+		for (JsonNode panel : dashboard.path("panels")) {
+			for (JsonNode target : panel.path("targets")) {
+				queries.add(target.path("expr").asString()
+					.replace("$__rate_interval", "1m")
+					.replace("$instance", ".*")
+					.replace("$route", ".*"));
+			}
+		}
+		assertThat(queries).hasSizeGreaterThan(10);
+		return queries;
 	}
 
 	private Process startPrometheus(String binary, int port) throws IOException {
