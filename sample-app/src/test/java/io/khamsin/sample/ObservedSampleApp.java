@@ -11,6 +11,9 @@ import java.util.regex.Pattern;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.ReactorResourceFactory;
 
 /**
  * A sample app on khamsin of its own, so that the figures a test reads count only the requests it sent: pages
@@ -27,8 +30,8 @@ final class ObservedSampleApp implements AutoCloseable {
 	private final HttpClient client = HttpClients.http1();
 
 	ObservedSampleApp() {
-		this.context = new SpringApplicationBuilder(SampleApplication.class).run("--server.port=0",
-				"--server.address=127.0.0.1", "--khamsin.reactors=2", "--sample.page.render-mode=delay",
+		this.context = new SpringApplicationBuilder(SampleApplication.class, OwnReactorResources.class).run(
+				"--server.port=0", "--server.address=127.0.0.1", "--khamsin.reactors=2", "--sample.page.render-mode=delay",
 				"--sample.page.render-cost=" + PAGE_DELAY.toMillis() + "ms", "--spring.main.banner-mode=off");
 		this.port = ((WebServerApplicationContext) this.context).getWebServer().getPort();
 	}
@@ -63,6 +66,22 @@ final class ObservedSampleApp implements AutoCloseable {
 	@Override
 	public void close() {
 		this.context.close();
+	}
+
+	/**
+	 * Reactor Netty resources of this app's own: Boot's default are the global ones, and closing this app would
+	 * then shut down the event loops of the Reactor Netty sample app that other tests share.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class OwnReactorResources {
+
+		@Bean
+		ReactorResourceFactory reactorResourceFactory() {
+			ReactorResourceFactory factory = new ReactorResourceFactory();
+			factory.setUseGlobalResources(false);
+			return factory;
+		}
+
 	}
 
 }

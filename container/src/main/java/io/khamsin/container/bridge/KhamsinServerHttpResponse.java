@@ -25,6 +25,7 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.ZeroCopyHttpOutputMessage;
@@ -96,7 +97,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	@Override
 	public HttpStatusCode getStatusCode() {
 		HttpStatusCode code = super.getStatusCode();
-		return (code != null) ? code : HttpStatusCode.valueOf(200);
+		return (code != null) ? code : HttpStatus.OK;
 	}
 
 	@Override

@@ -5,6 +5,7 @@ import org.springframework.http.server.reactive.HttpHandler;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.MetricsConfig;
 
 /**
  * What every connection of one server shares: its configuration, the Spring handler it serves, its
@@ -18,5 +19,17 @@ import io.khamsin.container.metrics.KhamsinMetrics;
  */
 public record ServerContext(KhamsinServerConfig config, HttpHandler handler, ConnectionRegistry connections,
 		GuardCounters guards, KhamsinMetrics metrics) {
+
+	/**
+	 * A context whose figures are its own, with every default (as the JMH benchmarks build one).
+	 * @param config the configuration
+	 * @param handler the Spring reactive handler
+	 * @param connections the open connections
+	 * @param guards the guard counters
+	 */
+	public ServerContext(KhamsinServerConfig config, HttpHandler handler, ConnectionRegistry connections,
+			GuardCounters guards) {
+		this(config, handler, connections, guards, KhamsinMetrics.create(MetricsConfig.defaults()));
+	}
 
 }

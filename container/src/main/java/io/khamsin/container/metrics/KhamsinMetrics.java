@@ -103,6 +103,10 @@ public final class KhamsinMetrics {
 	 * @param loops the event loops
 	 */
 	public synchronized void reactorsStarted(Iterable<? extends EventExecutor> loops) {
+		if (this.liveList.isEmpty()) {
+			// A restarted server names its reactors as before; their counts join those of the stopped ones.
+			this.named = 0;
+		}
 		Map<EventExecutor, ReactorMetrics> live = new IdentityHashMap<>(this.live);
 		List<ReactorMetrics> liveList = new ArrayList<>(this.liveList);
 		for (EventExecutor loop : loops) {
