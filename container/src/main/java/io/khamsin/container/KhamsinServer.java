@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 
+import io.khamsin.container.accesslog.AccessLog;
 import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
@@ -118,9 +119,14 @@ public final class KhamsinServer {
 		this.connections.reset();
 		EventLoopGroup group = new MultiThreadIoEventLoopGroup(this.config.reactors(),
 				new DefaultThreadFactory("khamsin-reactor", true), transport.ioHandlerFactory());
+		AccessLog accessLog = null;
+		if (this.config.accessLog().enabled()) {
+			accessLog = new AccessLog(this.config.accessLog());
+			accessLog.start();
+		}
 		this.metrics.reactorsStarted(group);
 		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards,
-				this.metrics);
+				this.metrics, accessLog);
 		List<Channel> listeners = new ArrayList<>();
 		try {
 			if (listener == ListenerMode.REUSEPORT) {
@@ -140,9 +146,12 @@ public final class KhamsinServer {
 			listeners.forEach(Channel::close);
 			this.metrics.reactorsStopped(group);
 			group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+			if (accessLog != null) {
+				accessLog.stop();
+			}
 			throw ex;
 		}
-		this.running = new Running(group, listeners, transport, listener);
+		this.running = new Running(group, listeners, transport, listener, accessLog);
 		logger.info("khamsin started on {}", describe());
 	}
 
@@ -214,6 +223,9 @@ public final class KhamsinServer {
 		this.connections.closeAll();
 		running.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
 		this.metrics.reactorsStopped(running.group());
+		if (running.accessLog() != null) {
+			running.accessLog().stop();
+		}
 	}
 
 	/** @return whether the server is started */
@@ -279,7 +291,7 @@ public final class KhamsinServer {
 	}
 
 	private record Running(EventLoopGroup group, List<Channel> listeners, ResolvedTransport transport,
-			ListenerMode listener) {
+			ListenerMode listener, AccessLog accessLog) {
 	}
 
 }

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.khamsin.container.accesslog.AccessLogConfig;
+
 /**
  * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in
  * {@link Builder}; {@link #defaults()} is a server on an ephemeral port with all defaults.
@@ -24,11 +26,12 @@ import java.util.List;
  * @param maxRequestBodySize the largest request body accepted in bytes (larger: 413), or {@code -1} for no limit
  * @param serverHeader the value of the {@code Server} response header, or {@code null} for none
  * @param customizers customizers of the Netty bootstrap, applied in order
+ * @param accessLog the access log
  */
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
-		String serverHeader, List<KhamsinServerCustomizer> customizers) {
+		String serverHeader, List<KhamsinServerCustomizer> customizers, AccessLogConfig accessLog) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -75,6 +78,21 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		requirePositive("headerReadTimeout", headerReadTimeout);
 		requirePositive("bodyReadTimeout", bodyReadTimeout);
 		customizers = List.copyOf(customizers);
+		if (accessLog == null) {
+			throw new IllegalArgumentException("accessLog must not be null");
+		}
+	}
+
+	/**
+	 * A configuration without an access log, as before it existed.
+	 */
+	public KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport, ListenerMode listener,
+			int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout, Duration headerReadTimeout,
+			Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize, String serverHeader,
+			List<KhamsinServerCustomizer> customizers) {
+		this(address, port, reactors, transport, listener, maxInitialLineLength, maxHeaderSize, idleTimeout,
+				headerReadTimeout, bodyReadTimeout, maxConnections, maxRequestBodySize, serverHeader, customizers,
+				AccessLogConfig.disabled());
 	}
 
 	private static void requirePositive(String name, int value) {
@@ -125,6 +143,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.maxRequestBodySize = this.maxRequestBodySize;
 		builder.serverHeader = this.serverHeader;
 		builder.customizers.addAll(this.customizers);
+		builder.accessLog = this.accessLog;
 		return builder;
 	}
 
@@ -160,6 +179,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private String serverHeader;
 
 		private final List<KhamsinServerCustomizer> customizers = new ArrayList<>();
+
+		private AccessLogConfig accessLog = AccessLogConfig.disabled();
 
 		private Builder() {
 		}
@@ -242,11 +263,16 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 			return this;
 		}
 
+		public Builder accessLog(AccessLogConfig accessLog) {
+			this.accessLog = accessLog;
+			return this;
+		}
+
 		public KhamsinServerConfig build() {
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
 					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
-					this.customizers);
+					this.customizers, this.accessLog);
 		}
 
 	}

@@ -129,6 +129,16 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 		return this.request.route();
 	}
 
+	/** @return the decoded request head */
+	public HttpRequest head() {
+		return this.request.getNativeRequest();
+	}
+
+	/** @return the response's {@code Content-Length} header, or {@code null} */
+	public String responseContentLength() {
+		return this.response.contentLength();
+	}
+
 	/** @return whether the response head was handed to the channel */
 	public boolean isResponseStarted() {
 		return this.response.isHeadWritten();

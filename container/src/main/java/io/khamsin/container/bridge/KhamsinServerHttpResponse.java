@@ -328,6 +328,10 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 	}
 
+	String contentLength() {
+		return this.nettyHeaders.get(HttpHeaderNames.CONTENT_LENGTH);
+	}
+
 	int statusCode() {
 		return getStatusCode().value();
 	}

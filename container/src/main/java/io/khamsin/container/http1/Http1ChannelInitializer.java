@@ -46,7 +46,8 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 		HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
 			.setMaxInitialLineLength(this.config.maxInitialLineLength())
 			.setMaxHeaderSize(this.config.maxHeaderSize());
-		Http1ServerHandler handler = new Http1ServerHandler(this.context, reactor.newConnection(Protocol.H1));
+		Http1ServerHandler handler = new Http1ServerHandler(this.context,
+				reactor.newConnection(Protocol.H1, this.context.accessLog()));
 		if (reactor.enabled()) {
 			channel.pipeline().addLast("traffic", reactor.trafficCounter());
 		}

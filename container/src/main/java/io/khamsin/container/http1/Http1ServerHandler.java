@@ -42,7 +42,6 @@ import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.ConnectionFigures;
-import io.khamsin.container.metrics.RequestPath;
 
 /**
  * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
@@ -513,8 +512,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	@Override
 	public void exchangeComplete(ChannelFuture lastWrite) {
 		HttpExchange exchange = this.exchange;
-		this.figures.requestCompleted(lastWrite, (exchange != null) ? exchange.status() : 200,
-				(exchange != null) ? exchange.route() : null, RequestPath.HANDLER);
+		this.figures.requestCompleted(lastWrite, exchange);
 		this.exchange = null;
 		this.continueExpected = false;
 		if (this.closing || this.closed) {

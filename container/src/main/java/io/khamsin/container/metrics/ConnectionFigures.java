@@ -3,8 +3,11 @@ package io.khamsin.container.metrics;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 
+import io.khamsin.container.accesslog.AccessLog;
+import io.khamsin.container.bridge.HttpExchange;
+
 /**
- * The figures of one connection, kept by its protocol handler on the reactor's thread. The latency clock of a
+ * The figures of one connection, and its access log lines, kept by its protocol handler on the reactor's thread. The latency clock of a
  * request starts at the first byte of its head ({@link #headStarted()}) and stops when the last write of its
  * response completes ({@link #requestCompleted}). Pipelined requests keep their own start times in arrival
  * order, and write completions on a connection arrive in order, so two small rings of longs hold everything
@@ -24,6 +27,10 @@ public final class ConnectionFigures implements ChannelFutureListener {
 
 	private final boolean enabled;
 
+	private final AccessLog accessLog;
+
+	private final boolean timed;
+
 	private long headStart;
 
 	private final LongRing starts = new LongRing(4);
@@ -36,11 +43,13 @@ public final class ConnectionFigures implements ChannelFutureListener {
 
 	private boolean closed;
 
-	ConnectionFigures(ReactorMetrics reactor, Protocol protocol, RouteTable routes) {
+	ConnectionFigures(ReactorMetrics reactor, Protocol protocol, RouteTable routes, AccessLog accessLog) {
 		this.reactor = reactor;
 		this.protocol = protocol;
 		this.routes = routes;
 		this.enabled = reactor.enabled();
+		this.accessLog = accessLog;
+		this.timed = this.enabled || accessLog != null;
 		reactor.connectionAccepted();
 	}
 
@@ -48,7 +57,7 @@ public final class ConnectionFigures implements ChannelFutureListener {
 	 * The first bytes of a request head arrived: start its clock.
 	 */
 	public void headStarted() {
-		if (this.enabled) {
+		if (this.timed) {
 			this.headStart = System.nanoTime();
 		}
 	}
@@ -57,7 +66,7 @@ public final class ConnectionFigures implements ChannelFutureListener {
 	 * A request head was decoded; it may wait behind pipelined requests before it is dispatched.
 	 */
 	public void headReceived() {
-		if (this.enabled) {
+		if (this.timed) {
 			this.starts.add(this.headStart);
 		}
 	}
@@ -66,10 +75,27 @@ public final class ConnectionFigures implements ChannelFutureListener {
 	 * The request decoded first among those waiting is being served.
 	 */
 	public void requestStarted() {
-		if (this.enabled && !this.closed) {
+		if (this.timed && !this.closed) {
 			this.currentStart = this.starts.isEmpty() ? System.nanoTime() : this.starts.poll();
+		}
+		if (this.enabled && !this.closed) {
 			this.active++;
 			this.reactor.add(ReactorMetrics.REQUESTS_STARTED, 1);
+		}
+	}
+
+	/**
+	 * The exchange being served has written its whole response: record it under its status and route, on the
+	 * handler path, and write its access log line.
+	 * @param lastWrite the future of the response's last write
+	 * @param exchange the exchange, or {@code null} for an answer the protocol gave itself
+	 */
+	public void requestCompleted(ChannelFuture lastWrite, HttpExchange exchange) {
+		int status = (exchange != null) ? exchange.status() : 200;
+		requestCompleted(lastWrite, status, (exchange != null) ? exchange.route() : null, RequestPath.HANDLER);
+		if (this.accessLog != null && exchange != null && lastWrite != null && !this.closed) {
+			this.accessLog.log(lastWrite, exchange.head(), lastWrite.channel().remoteAddress(), status,
+					exchange.responseContentLength(), this.currentStart);
 		}
 	}
 

@@ -9,6 +9,8 @@ import io.netty.util.concurrent.SingleThreadEventExecutor;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
+import io.khamsin.container.accesslog.AccessLog;
+
 /**
  * The figures of one reactor (event loop), written only by its thread: plain counters published with release
  * stores, and one HdrHistogram {@link SingleWriterRecorder} per combination of latency tags, created the first
@@ -146,7 +148,17 @@ public final class ReactorMetrics {
 	 * @return the connection's figures
 	 */
 	public ConnectionFigures newConnection(Protocol protocol) {
-		return new ConnectionFigures(this, protocol, this.routes);
+		return newConnection(protocol, null);
+	}
+
+	/**
+	 * The figures of a new connection on this reactor, which also writes the access log.
+	 * @param protocol the connection's protocol
+	 * @param accessLog the access log, or {@code null} when it is off
+	 * @return the connection's figures
+	 */
+	public ConnectionFigures newConnection(Protocol protocol, AccessLog accessLog) {
+		return new ConnectionFigures(this, protocol, this.routes, accessLog);
 	}
 
 	/**
