@@ -23,6 +23,7 @@ import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.accesslog.AccessLogConfig;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
 
@@ -59,6 +60,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 
 	private KhamsinMetrics metrics;
 
+	private AccessLogConfig accessLog = AccessLogConfig.disabled();
+
 	public KhamsinReactiveWebServerFactory() {
 	}
 
@@ -91,6 +94,7 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 			.maxRequestBodySize(this.maxRequestBodySize)
 			.serverHeader(getServerHeader())
 			.customizers(List.copyOf(this.serverCustomizers))
+			.accessLog(this.accessLog)
 			.build();
 	}
 
@@ -196,6 +200,15 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	 */
 	public void setMaxRequestBodySize(long maxRequestBodySize) {
 		this.maxRequestBodySize = maxRequestBodySize;
+	}
+
+	/**
+	 * Set the access log. Defaults to none.
+	 * @param accessLog the access log
+	 */
+	public void setAccessLog(AccessLogConfig accessLog) {
+		Assert.notNull(accessLog, "'accessLog' must not be null");
+		this.accessLog = accessLog;
 	}
 
 	/**

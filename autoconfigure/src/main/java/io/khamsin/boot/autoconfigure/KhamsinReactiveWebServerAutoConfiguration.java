@@ -33,7 +33,7 @@ import io.khamsin.container.metrics.KhamsinMetrics;
 @ConditionalOnClass({ ReactiveHttpInputMessage.class, KhamsinServer.class })
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnBooleanProperty(name = "khamsin.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(KhamsinProperties.class)
+@EnableConfigurationProperties({ KhamsinProperties.class, KhamsinAccessLogProperties.class })
 @Import(ReactiveWebServerConfiguration.class)
 public final class KhamsinReactiveWebServerAutoConfiguration {
 
@@ -51,6 +51,11 @@ public final class KhamsinReactiveWebServerAutoConfiguration {
 	KhamsinReactiveWebServerFactoryCustomizer khamsinReactiveWebServerFactoryCustomizer(
 			ServerProperties serverProperties, KhamsinProperties khamsinProperties) {
 		return new KhamsinReactiveWebServerFactoryCustomizer(serverProperties, khamsinProperties);
+	}
+
+	@Bean
+	KhamsinAccessLogCustomizer khamsinAccessLogCustomizer(KhamsinAccessLogProperties accessLogProperties) {
+		return new KhamsinAccessLogCustomizer(accessLogProperties);
 	}
 
 }
