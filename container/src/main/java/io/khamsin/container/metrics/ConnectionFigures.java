@@ -15,7 +15,9 @@ import io.khamsin.container.bridge.HttpExchange;
  * <p>
  * A protocol handler calls, in order: {@link #headStarted()} when bytes of a new request head arrive,
  * {@link #headReceived()} when the head is decoded, {@link #requestStarted()} when the request is dispatched,
- * {@link #requestCompleted} with the future of its last write, and {@link #connectionClosed()} once.
+ * {@link #requestCompleted} with the future of its last write, and {@link #connectionClosed()} once. A path that
+ * answers without the Spring handler records the same way, under its own route and path, e.g. a fixed response:
+ * {@code figures.requestCompleted(write, 200, Route.FIXED, RequestPath.FAST)}.
  */
 public final class ConnectionFigures implements ChannelFutureListener {
 
