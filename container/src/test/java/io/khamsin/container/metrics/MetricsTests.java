@@ -117,6 +117,27 @@ class MetricsTests {
 	}
 
 	@Test
+	void latencyStartsAtTheFirstByteOfTheRequestHead() throws Exception {
+		start(MetricsConfig.defaults());
+		long sent;
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /items/1 HTTP/1.1\r\n");
+			sent = System.nanoTime();
+			// The client is slow to finish its head: that time is part of the request's latency.
+			Thread.sleep(200);
+			connection.send("Host: a\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(200);
+		}
+		long clientSide = System.nanoTime() - sent;
+		await().atMost(WAIT).untilAsserted(() -> {
+			Histogram items = histogram(this.server.metrics().latency().sinceStart(), "2xx", "/items/{id}");
+			assertThat(items).isNotNull();
+			assertThat(items.getMaxValue()).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos())
+				.isLessThanOrEqualTo(items.highestEquivalentValue(clientSide));
+		});
+	}
+
+	@Test
 	void pipelinedRequestsAreEachRecorded() throws Exception {
 		start(MetricsConfig.defaults());
 		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
