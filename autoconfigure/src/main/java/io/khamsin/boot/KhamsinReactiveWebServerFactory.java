@@ -18,6 +18,7 @@ import org.springframework.boot.web.server.reactive.ReactiveWebServerFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.util.Assert;
 
+import io.khamsin.container.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
@@ -53,6 +54,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 
 	private long maxRequestBodySize = KhamsinServerConfig.DEFAULT_MAX_REQUEST_BODY_SIZE;
 
+	private List<FixedResponse> fixedResponses = new ArrayList<>();
+
 	private Set<KhamsinServerCustomizer> serverCustomizers = new LinkedHashSet<>();
 
 	public KhamsinReactiveWebServerFactory() {
@@ -85,6 +88,7 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 			.maxConnections(this.maxConnections)
 			.maxRequestBodySize(this.maxRequestBodySize)
 			.serverHeader(getServerHeader())
+			.fixedResponses(this.fixedResponses)
 			.customizers(List.copyOf(this.serverCustomizers))
 			.build();
 	}
@@ -191,6 +195,24 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	 */
 	public void setMaxRequestBodySize(long maxRequestBodySize) {
 		this.maxRequestBodySize = maxRequestBodySize;
+	}
+
+	/**
+	 * Returns the mutable list of responses khamsin gives itself, without entering the application.
+	 * @return the fixed responses
+	 */
+	public List<FixedResponse> getFixedResponses() {
+		return this.fixedResponses;
+	}
+
+	/**
+	 * Set the responses khamsin gives itself to {@code GET} and {@code HEAD} requests of their paths, without
+	 * entering the application, replacing any existing ones.
+	 * @param fixedResponses the fixed responses
+	 */
+	public void setFixedResponses(List<FixedResponse> fixedResponses) {
+		Assert.notNull(fixedResponses, "'fixedResponses' must not be null");
+		this.fixedResponses = new ArrayList<>(fixedResponses);
 	}
 
 	/**

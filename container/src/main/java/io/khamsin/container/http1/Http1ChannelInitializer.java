@@ -24,9 +24,12 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
 	private final KhamsinServerConfig config;
 
+	private final FixedResponses fixedResponses;
+
 	public Http1ChannelInitializer(ServerContext context) {
 		this.context = context;
 		this.config = context.config();
+		this.fixedResponses = FixedResponses.encode(this.config.fixedResponses(), this.config.serverHeader());
 	}
 
 	@Override
@@ -42,8 +45,10 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 		HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
 			.setMaxInitialLineLength(this.config.maxInitialLineLength())
 			.setMaxHeaderSize(this.config.maxHeaderSize());
-		Http1ServerHandler handler = new Http1ServerHandler(this.context);
-		channel.pipeline().addLast("http1-codec", new Http1ServerCodec(decoderConfig, handler));
+		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.fixedResponses);
+		Http1ServerCodec codec = new Http1ServerCodec(decoderConfig, handler);
+		handler.codec(codec);
+		channel.pipeline().addLast("http1-codec", codec);
 		channel.pipeline().addLast("http1-handler", handler);
 	}
 

@@ -45,6 +45,13 @@ final class Http1ServerCodec extends CombinedChannelDuplexHandler<Http1ServerCod
 		init(new RequestDecoder(config, listener, this.methods), new ResponseEncoder(this.methods));
 	}
 
+	/**
+	 * A response to the oldest request went out already encoded, past the encoder: forget that request's method.
+	 */
+	void responseWrittenDirectly() {
+		this.methods.poll();
+	}
+
 	@Override
 	public void upgradeFrom(ChannelHandlerContext ctx) {
 		ctx.pipeline().remove(this);

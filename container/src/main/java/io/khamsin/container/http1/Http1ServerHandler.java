@@ -68,7 +68,13 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 
 	private final KhamsinServerConfig config;
 
+	private final FixedResponses fixedResponses;
+
 	private ChannelHandlerContext ctx;
+
+	private Http1ServerCodec codec;
+
+	private ChannelHandlerContext codecCtx;
 
 	private NettyDataBufferFactory bufferFactory;
 
@@ -124,16 +130,22 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 
 	private final Runnable timerTask = this::onTimer;
 
-	Http1ServerHandler(ServerContext context) {
+	Http1ServerHandler(ServerContext context, FixedResponses fixedResponses) {
 		this.context = context;
 		this.config = context.config();
+		this.fixedResponses = fixedResponses;
 		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
 				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
+	}
+
+	void codec(Http1ServerCodec codec) {
+		this.codec = codec;
 	}
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.ctx = ctx;
+		this.codecCtx = ctx.pipeline().context(this.codec);
 	}
 
 	@Override
@@ -257,6 +269,11 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 			logger.debug("Request body of {} bytes exceeds khamsin.max-request-body-size ({} bytes): 413",
 					this.contentLength, maxBody);
 			sendErrorAndClose(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+			return;
+		}
+		FixedResponses.Entry fixed = this.fixedResponses.lookup(request, this.contentLength > 0 || this.chunked);
+		if (fixed != null) {
+			answerFixed(request, fixed);
 			return;
 		}
 		if ("*".equals(request.uri())) {
@@ -531,7 +548,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 
 	private void afterExchange() {
 		if (this.closing) {
-			this.ctx.close();
+			// Close once the responses already written are out: a close now would drop the ones not yet flushed.
+			this.flushPending = false;
+			this.codecCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
 			return;
 		}
 		if (this.receivingHead) {
@@ -568,6 +587,17 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		response.headers().set(HttpHeaderNames.ALLOW, ALLOWED_METHODS);
 		prepareHead(response, false);
 		ChannelFuture write = write(response, true);
+		this.discarding = true;
+		exchangeComplete(write);
+	}
+
+	private void answerFixed(HttpRequest request, FixedResponses.Entry fixed) {
+		boolean close = this.closing || !this.keepAlive || this.draining;
+		this.closing = close;
+		this.codec.responseWrittenDirectly();
+		ChannelFuture write = this.codecCtx.write(
+				fixed.encode(this.ctx.alloc(), request.method() == HttpMethod.HEAD, close, this.http10 && !close));
+		flush();
 		this.discarding = true;
 		exchangeComplete(write);
 	}
