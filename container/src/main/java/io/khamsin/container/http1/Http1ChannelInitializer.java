@@ -1,11 +1,13 @@
 package io.khamsin.container.http1;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ServerContext;
@@ -26,6 +28,8 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
 	private final FixedResponses fixedResponses;
 
+	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
+
 	public Http1ChannelInitializer(ServerContext context) {
 		this.context = context;
 		this.config = context.config();
@@ -45,7 +49,7 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 		HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
 			.setMaxInitialLineLength(this.config.maxInitialLineLength())
 			.setMaxHeaderSize(this.config.maxHeaderSize());
-		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.fixedResponses);
+		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.fixedResponses, this.bufferFactory);
 		Http1ServerCodec codec = new Http1ServerCodec(decoderConfig, handler);
 		handler.codec(codec);
 		channel.pipeline().addLast("http1-codec", codec);

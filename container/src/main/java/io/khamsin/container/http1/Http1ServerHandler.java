@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -38,6 +39,7 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.ExchangeChannel;
 import io.khamsin.container.bridge.HttpExchange;
+import io.khamsin.container.bridge.RequestUris;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.Guard;
@@ -49,7 +51,8 @@ import io.khamsin.container.guard.Guard;
  * <p>
  * Responses written while a read batch is being processed are flushed once when the batch ends.
  */
-final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements ExchangeChannel, Http1ServerCodec.Listener {
+final class Http1ServerHandler extends ChannelInboundHandlerAdapter
+		implements ExchangeChannel, Http1ServerCodec.Listener, Runnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
 
@@ -77,6 +80,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	private ChannelHandlerContext codecCtx;
 
 	private NettyDataBufferFactory bufferFactory;
+
+	private RequestUris uris;
 
 	private HttpExchange exchange;
 
@@ -128,12 +133,11 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 
 	private ScheduledFuture<?> timerFuture;
 
-	private final Runnable timerTask = this::onTimer;
-
-	Http1ServerHandler(ServerContext context, FixedResponses fixedResponses) {
+	Http1ServerHandler(ServerContext context, FixedResponses fixedResponses, NettyDataBufferFactory bufferFactory) {
 		this.context = context;
 		this.config = context.config();
 		this.fixedResponses = fixedResponses;
+		this.bufferFactory = bufferFactory;
 		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
 				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
 	}
@@ -282,7 +286,10 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		}
 		HttpExchange exchange;
 		try {
-			exchange = HttpExchange.create(this, request, "http", bufferFactory(), this.sequence);
+			if (this.uris == null) {
+				this.uris = new RequestUris();
+			}
+			exchange = HttpExchange.create(this, request, "http", this.uris, bufferFactory(), this.sequence);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
 			this.context.guards().increment(Guard.BAD_REQUEST);
@@ -524,7 +531,12 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		if (this.closing || this.closed) {
 			this.closing = true;
 			flush();
-			lastWrite.addListener(ChannelFutureListener.CLOSE);
+			if (lastWrite.isVoid()) {
+				afterExchange();
+			}
+			else {
+				lastWrite.addListener(ChannelFutureListener.CLOSE);
+			}
 			if (exchange != null) {
 				exchange.discardBody();
 			}
@@ -595,8 +607,11 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		boolean close = this.closing || !this.keepAlive || this.draining;
 		this.closing = close;
 		this.codec.responseWrittenDirectly();
-		ChannelFuture write = this.codecCtx.write(
-				fixed.encode(this.ctx.alloc(), request.method() == HttpMethod.HEAD, close, this.http10 && !close));
+		ByteBuf response = fixed.encode(this.ctx.alloc(), request.method() == HttpMethod.HEAD, close,
+				this.http10 && !close);
+		// Only a closing connection listens for the end of the write: the others need no promise.
+		ChannelFuture write = close ? this.codecCtx.write(response)
+				: this.codecCtx.write(response, this.codecCtx.voidPromise());
 		flush();
 		this.discarding = true;
 		exchangeComplete(write);
@@ -656,7 +671,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	}
 
 	private NettyDataBufferFactory bufferFactory() {
-		if (this.bufferFactory == null) {
+		// The server's shared factory serves connections on its allocator; a customized allocator gets its own.
+		if (this.bufferFactory.getByteBufAllocator() != this.ctx.alloc()) {
 			this.bufferFactory = new NettyDataBufferFactory(this.ctx.alloc());
 		}
 		return this.bufferFactory;
@@ -674,7 +690,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	}
 
 	private void schedule(long delayNanos) {
-		this.timerFuture = this.ctx.executor().schedule(this.timerTask, Math.min(delayNanos, this.checkIntervalNanos),
+		this.timerFuture = this.ctx.executor().schedule(this, Math.min(delayNanos, this.checkIntervalNanos),
 				TimeUnit.NANOSECONDS);
 	}
 
@@ -682,7 +698,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		this.timer = Timer.NONE;
 	}
 
-	private void onTimer() {
+	/** The connection's timer fired. */
+	@Override
+	public void run() {
 		this.timerFuture = null;
 		if (this.timer == Timer.NONE || this.closed) {
 			return;
