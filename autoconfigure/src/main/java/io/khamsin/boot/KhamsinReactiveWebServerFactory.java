@@ -70,6 +70,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		Assert.notNull(httpHandler, "'httpHandler' must not be null");
 		warnAboutUnsupportedSettings();
 		KhamsinServer server = KhamsinServer.create(createServerConfig(), httpHandler);
+		// Boot starts the server once the context is refreshed: load the native transport meanwhile.
+		server.prepare();
 		return new KhamsinWebServer(server, getShutdown() == Shutdown.GRACEFUL);
 	}
 

@@ -36,6 +36,23 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 		this.fixedResponses = FixedResponses.encode(this.config.fixedResponses(), this.config.serverHeader());
 	}
 
+	/**
+	 * Load and initialize the classes every connection uses, so that the first connection does not wait for them.
+	 */
+	public static void preload() {
+		ClassLoader loader = Http1ChannelInitializer.class.getClassLoader();
+		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, Http1ServerCodec.class, FixedResponses.class,
+				DateHeader.class, HttpDecoderConfig.class }) {
+			try {
+				Class.forName(type.getName(), true, loader);
+			}
+			catch (ClassNotFoundException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+		DateHeader.now();
+	}
+
 	@Override
 	protected void initChannel(Channel channel) {
 		if (!this.context.connections().admit(channel)) {
