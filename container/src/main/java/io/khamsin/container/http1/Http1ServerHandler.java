@@ -81,8 +81,6 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 
 	private NettyDataBufferFactory bufferFactory;
 
-	private RequestUris uris;
-
 	private HttpExchange exchange;
 
 	private ArrayDeque<Object> pending;
@@ -286,10 +284,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		}
 		HttpExchange exchange;
 		try {
-			if (this.uris == null) {
-				this.uris = new RequestUris();
-			}
-			exchange = HttpExchange.create(this, request, "http", this.uris, bufferFactory(), this.sequence);
+			exchange = HttpExchange.create(this, request, "http", RequestUris.current(), bufferFactory(),
+					this.sequence);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
 			this.context.guards().increment(Guard.BAD_REQUEST);
