@@ -20,6 +20,12 @@ import io.khamsin.container.guard.Guard;
  */
 public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
+	/** The name of the request decoder in the pipeline. */
+	public static final String DECODER = "http1-decoder";
+
+	/** The name of the response encoder in the pipeline. */
+	public static final String ENCODER = "http1-encoder";
+
 	private static final Logger logger = LoggerFactory.getLogger(Http1ChannelInitializer.class);
 
 	private final ServerContext context;
@@ -69,7 +75,8 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.fixedResponses, this.bufferFactory);
 		Http1ServerCodec codec = new Http1ServerCodec(decoderConfig, handler);
 		handler.codec(codec);
-		channel.pipeline().addLast("http1-codec", codec);
+		channel.pipeline().addLast(DECODER, codec.decoder());
+		channel.pipeline().addLast(ENCODER, codec.encoder());
 		channel.pipeline().addLast("http1-handler", handler);
 	}
 

@@ -77,7 +77,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 
 	private Http1ServerCodec codec;
 
-	private ChannelHandlerContext codecCtx;
+	private ChannelHandlerContext encoderCtx;
 
 	private NettyDataBufferFactory bufferFactory;
 
@@ -147,7 +147,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.ctx = ctx;
-		this.codecCtx = ctx.pipeline().context(this.codec);
+		this.encoderCtx = ctx.pipeline().context(this.codec.encoder());
 	}
 
 	@Override
@@ -558,7 +558,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		if (this.closing) {
 			// Close once the responses already written are out: a close now would drop the ones not yet flushed.
 			this.flushPending = false;
-			this.codecCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+			this.encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
 			return;
 		}
 		if (this.receivingHead) {
@@ -606,8 +606,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		ByteBuf response = fixed.encode(this.ctx.alloc(), request.method() == HttpMethod.HEAD, close,
 				this.http10 && !close);
 		// Only a closing connection listens for the end of the write: the others need no promise.
-		ChannelFuture write = close ? this.codecCtx.write(response)
-				: this.codecCtx.write(response, this.codecCtx.voidPromise());
+		ChannelFuture write = close ? this.encoderCtx.write(response)
+				: this.encoderCtx.write(response, this.encoderCtx.voidPromise());
 		flush();
 		this.discarding = true;
 		exchangeComplete(write);
