@@ -18,6 +18,7 @@ import org.springframework.boot.web.server.reactive.ReactiveWebServerFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.util.Assert;
 
+import io.khamsin.container.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
@@ -56,6 +57,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 
 	private long maxRequestBodySize = KhamsinServerConfig.DEFAULT_MAX_REQUEST_BODY_SIZE;
 
+	private List<FixedResponse> fixedResponses = new ArrayList<>();
+
 	private Set<KhamsinServerCustomizer> serverCustomizers = new LinkedHashSet<>();
 
 	private KhamsinMetrics metrics;
@@ -75,6 +78,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		warnAboutUnsupportedSettings();
 		KhamsinMetrics metrics = (this.metrics != null) ? this.metrics : KhamsinMetrics.create(MetricsConfig.defaults());
 		KhamsinServer server = KhamsinServer.create(createServerConfig(), httpHandler, metrics);
+		// Boot starts the server once the context is refreshed: load the native transport meanwhile.
+		server.prepare();
 		return new KhamsinWebServer(server, getShutdown() == Shutdown.GRACEFUL);
 	}
 
@@ -93,6 +98,7 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 			.maxConnections(this.maxConnections)
 			.maxRequestBodySize(this.maxRequestBodySize)
 			.serverHeader(getServerHeader())
+			.fixedResponses(this.fixedResponses)
 			.customizers(List.copyOf(this.serverCustomizers))
 			.accessLog(this.accessLog)
 			.build();
@@ -200,6 +206,24 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	 */
 	public void setMaxRequestBodySize(long maxRequestBodySize) {
 		this.maxRequestBodySize = maxRequestBodySize;
+	}
+
+	/**
+	 * Returns the mutable list of responses khamsin gives itself, without entering the application.
+	 * @return the fixed responses
+	 */
+	public List<FixedResponse> getFixedResponses() {
+		return this.fixedResponses;
+	}
+
+	/**
+	 * Set the responses khamsin gives itself to {@code GET} and {@code HEAD} requests of their paths, without
+	 * entering the application, replacing any existing ones.
+	 * @param fixedResponses the fixed responses
+	 */
+	public void setFixedResponses(List<FixedResponse> fixedResponses) {
+		Assert.notNull(fixedResponses, "'fixedResponses' must not be null");
+		this.fixedResponses = new ArrayList<>(fixedResponses);
 	}
 
 	/**

@@ -16,6 +16,7 @@ import org.springframework.boot.web.server.Shutdown;
 import org.springframework.boot.web.server.Ssl;
 import org.springframework.http.server.reactive.HttpHandler;
 
+import io.khamsin.container.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.ListenerMode;
@@ -54,9 +55,11 @@ class KhamsinReactiveWebServerFactoryTests {
 		factory.setMaxConnections(100);
 		factory.setMaxRequestBodySize(1_000_000);
 		factory.addServerCustomizers(first, second);
+		FixedResponse health = FixedResponse.of("/health", 200, "text/plain", "UP");
+		factory.getFixedResponses().add(health);
 		assertThat(configOf(factory)).isEqualTo(new KhamsinServerConfig(InetAddress.getLoopbackAddress(), 0, 3,
 				Transport.NIO, ListenerMode.SHARED, 1024, 16 * 1024, Duration.ofSeconds(5), Duration.ofSeconds(2),
-				Duration.ofSeconds(3), 100, 1_000_000, "khamsin", List.of(first, second)));
+				Duration.ofSeconds(3), 100, 1_000_000, "khamsin", List.of(health), List.of(first, second)));
 	}
 
 	@Test

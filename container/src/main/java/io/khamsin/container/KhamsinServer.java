@@ -1,16 +1,19 @@
 package io.khamsin.container;
 
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -58,6 +61,8 @@ public final class KhamsinServer {
 
 	private Running running;
 
+	private CompletableFuture<Prepared> prepared;
+
 	private KhamsinServer(KhamsinServerConfig config, HttpHandler handler, KhamsinMetrics metrics) {
 		this.config = config;
 		this.handler = handler;
@@ -98,6 +103,67 @@ public final class KhamsinServer {
 	}
 
 	/**
+	 * Do the slow first-time work of {@link #start()} in the background while the application starts: load the
+	 * transport's native library and probe the kernel, create the reactors, open and close a listener on an ephemeral
+	 * loopback port so that the transport's classes are loaded, and warm the buffer pool. Spring Boot calls it when it
+	 * creates the server, long before it starts it. Optional: {@code start()} does this work itself when it was not
+	 * prepared, and {@link #stop()} releases what was prepared but not used.
+	 */
+	public synchronized void prepare() {
+		if (this.prepared != null || this.running != null) {
+			return;
+		}
+		CompletableFuture<Prepared> prepared = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				ResolvedTransport transport = TransportResolver.resolve(this.config.transport());
+				PooledByteBufAllocator.DEFAULT.directBuffer(1).release();
+				Http1ChannelInitializer.preload();
+				EventLoopGroup group = newGroup(transport);
+				try {
+					new ServerBootstrap().group(group, group)
+						.channel(transport.serverChannelClass())
+						.childHandler(new ChannelInboundHandlerAdapter())
+						.bind(InetAddress.getLoopbackAddress(), 0)
+						.syncUninterruptibly()
+						.channel()
+						.close()
+						.syncUninterruptibly();
+				}
+				catch (RuntimeException ex) {
+					logger.debug("khamsin could not warm the {} transport: {}", transport.name(), ex.toString());
+				}
+				prepared.complete(new Prepared(transport, group));
+			}
+			catch (Throwable ex) {
+				prepared.completeExceptionally(ex);
+			}
+		}, "khamsin-prepare");
+		thread.setDaemon(true);
+		thread.start();
+		this.prepared = prepared;
+	}
+
+	private Prepared takePrepared() {
+		CompletableFuture<Prepared> prepared = this.prepared;
+		this.prepared = null;
+		if (prepared != null) {
+			try {
+				return prepared.join();
+			}
+			catch (CompletionException ex) {
+				// Resolved again by the caller, so that the failure is thrown from start() with its own message.
+			}
+		}
+		return null;
+	}
+
+	private EventLoopGroup newGroup(ResolvedTransport transport) {
+		return new MultiThreadIoEventLoopGroup(this.config.reactors(), new DefaultThreadFactory("khamsin-reactor", true),
+				transport.ioHandlerFactory());
+	}
+
+	/**
 	 * Bind the listeners and start serving. Does nothing if already started.
 	 * @throws PortInUseException if the port is taken
 	 * @throws IllegalStateException if the configured transport is not available or binding fails otherwise
@@ -106,7 +172,10 @@ public final class KhamsinServer {
 		if (this.running != null) {
 			return;
 		}
-		ResolvedTransport transport = TransportResolver.resolve(this.config.transport());
+		long startedAt = System.nanoTime();
+		Prepared prepared = takePrepared();
+		ResolvedTransport transport = (prepared != null) ? prepared.transport()
+				: TransportResolver.resolve(this.config.transport());
 		if (transport.fallbackReason() != null) {
 			logger.info("khamsin runs on {} ({})", transport.name(), transport.fallbackReason());
 		}
@@ -117,12 +186,17 @@ public final class KhamsinServer {
 			listener = ListenerMode.SHARED;
 		}
 		this.connections.reset();
-		EventLoopGroup group = new MultiThreadIoEventLoopGroup(this.config.reactors(),
-				new DefaultThreadFactory("khamsin-reactor", true), transport.ioHandlerFactory());
+		EventLoopGroup group = (prepared != null) ? prepared.group() : newGroup(transport);
 		AccessLog accessLog = null;
 		if (this.config.accessLog().enabled()) {
 			accessLog = new AccessLog(this.config.accessLog());
-			accessLog.start();
+			try {
+				accessLog.start();
+			}
+			catch (RuntimeException ex) {
+				group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+				throw ex;
+			}
 		}
 		this.metrics.reactorsStarted(group);
 		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards,
@@ -152,7 +226,7 @@ public final class KhamsinServer {
 			throw ex;
 		}
 		this.running = new Running(group, listeners, transport, listener, accessLog);
-		logger.info("khamsin started on {}", describe());
+		logger.info("khamsin started on {} in {} ms", describe(), (System.nanoTime() - startedAt) / 1_000_000);
 	}
 
 	private ServerBootstrap bootstrap(ResolvedTransport transport, EventLoopGroup group, ServerContext context) {
@@ -210,6 +284,10 @@ public final class KhamsinServer {
 	 * started. Never waits on a handler.
 	 */
 	public synchronized void stop() {
+		Prepared prepared = takePrepared();
+		if (prepared != null) {
+			prepared.group().shutdownGracefully(0, 0, TimeUnit.SECONDS);
+		}
 		Running running = this.running;
 		if (running == null) {
 			return;
@@ -288,6 +366,9 @@ public final class KhamsinServer {
 	/** @return the figures: latencies, connections, requests and bytes per reactor */
 	public KhamsinMetrics metrics() {
 		return this.metrics;
+	}
+
+	private record Prepared(ResolvedTransport transport, EventLoopGroup group) {
 	}
 
 	private record Running(EventLoopGroup group, List<Channel> listeners, ResolvedTransport transport,

@@ -3,7 +3,9 @@ package io.khamsin.container;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.khamsin.container.accesslog.AccessLogConfig;
 
@@ -25,13 +27,15 @@ import io.khamsin.container.accesslog.AccessLogConfig;
  * @param maxConnections the most connections open at once; new ones beyond it are closed at once
  * @param maxRequestBodySize the largest request body accepted in bytes (larger: 413), or {@code -1} for no limit
  * @param serverHeader the value of the {@code Server} response header, or {@code null} for none
+ * @param fixedResponses answers given without entering the handler, each for one path (see {@link FixedResponse})
  * @param customizers customizers of the Netty bootstrap, applied in order
  * @param accessLog the access log
  */
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
-		String serverHeader, List<KhamsinServerCustomizer> customizers, AccessLogConfig accessLog) {
+		String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
+		AccessLogConfig accessLog) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -77,6 +81,13 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		requirePositive("idleTimeout", idleTimeout);
 		requirePositive("headerReadTimeout", headerReadTimeout);
 		requirePositive("bodyReadTimeout", bodyReadTimeout);
+		fixedResponses = List.copyOf(fixedResponses);
+		Set<String> paths = new HashSet<>();
+		for (FixedResponse fixed : fixedResponses) {
+			if (!paths.add(fixed.path())) {
+				throw new IllegalArgumentException("Two fixed responses for the same path " + fixed.path());
+			}
+		}
 		customizers = List.copyOf(customizers);
 		if (accessLog == null) {
 			throw new IllegalArgumentException("accessLog must not be null");
@@ -89,10 +100,10 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 	public KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport, ListenerMode listener,
 			int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout, Duration headerReadTimeout,
 			Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize, String serverHeader,
-			List<KhamsinServerCustomizer> customizers) {
+			List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers) {
 		this(address, port, reactors, transport, listener, maxInitialLineLength, maxHeaderSize, idleTimeout,
-				headerReadTimeout, bodyReadTimeout, maxConnections, maxRequestBodySize, serverHeader, customizers,
-				AccessLogConfig.disabled());
+				headerReadTimeout, bodyReadTimeout, maxConnections, maxRequestBodySize, serverHeader, fixedResponses,
+				customizers, AccessLogConfig.disabled());
 	}
 
 	private static void requirePositive(String name, int value) {
@@ -142,6 +153,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.maxConnections = this.maxConnections;
 		builder.maxRequestBodySize = this.maxRequestBodySize;
 		builder.serverHeader = this.serverHeader;
+		builder.fixedResponses.addAll(this.fixedResponses);
 		builder.customizers.addAll(this.customizers);
 		builder.accessLog = this.accessLog;
 		return builder;
@@ -177,6 +189,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private long maxRequestBodySize = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
 		private String serverHeader;
+
+		private final List<FixedResponse> fixedResponses = new ArrayList<>();
 
 		private final List<KhamsinServerCustomizer> customizers = new ArrayList<>();
 
@@ -250,6 +264,19 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 			return this;
 		}
 
+		public Builder fixedResponse(FixedResponse fixedResponse) {
+			if (fixedResponse == null) {
+				throw new IllegalArgumentException("fixedResponse must not be null");
+			}
+			this.fixedResponses.add(fixedResponse);
+			return this;
+		}
+
+		public Builder fixedResponses(List<FixedResponse> fixedResponses) {
+			fixedResponses.forEach(this::fixedResponse);
+			return this;
+		}
+
 		public Builder customizer(KhamsinServerCustomizer customizer) {
 			if (customizer == null) {
 				throw new IllegalArgumentException("customizer must not be null");
@@ -272,7 +299,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
 					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
-					this.customizers, this.accessLog);
+					this.fixedResponses, this.customizers, this.accessLog);
 		}
 
 	}

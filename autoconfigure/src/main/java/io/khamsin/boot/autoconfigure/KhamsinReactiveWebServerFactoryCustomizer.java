@@ -1,5 +1,7 @@
 package io.khamsin.boot.autoconfigure;
 
+import java.util.List;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.PropertyMapper;
@@ -51,6 +53,15 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 		map.from(khamsin::bodyReadTimeout).to(factory::setBodyReadTimeout);
 		map.from(khamsin::maxConnections).to(factory::setMaxConnections);
 		map.from(khamsin::maxRequestBodySize).as(DataSize::toBytes).to(factory::setMaxRequestBodySize);
+		List<KhamsinProperties.FixedResponseProperties> fixed = khamsin.fixedResponses();
+		for (int i = 0; i < fixed.size(); i++) {
+			try {
+				factory.getFixedResponses().add(fixed.get(i).toFixedResponse());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException("khamsin.fixed-responses[" + i + "]: " + ex.getMessage(), ex);
+			}
+		}
 		map.from(this.serverProperties::getMaxHttpRequestHeaderSize)
 			.as((size) -> toInt("server.max-http-request-header-size", size))
 			.to(factory::setMaxHeaderSize);

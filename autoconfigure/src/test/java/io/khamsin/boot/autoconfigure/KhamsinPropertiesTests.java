@@ -1,5 +1,6 @@
 package io.khamsin.boot.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -10,11 +11,13 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
+import io.khamsin.container.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class KhamsinPropertiesTests {
 
@@ -52,6 +55,41 @@ class KhamsinPropertiesTests {
 		KhamsinProperties properties = bind(Map.of("khamsin.transport", "io-uring", "khamsin.listener", "shared"));
 		assertThat(properties.transport()).isEqualTo(Transport.IO_URING);
 		assertThat(properties.listener()).isEqualTo(ListenerMode.SHARED);
+	}
+
+	@Test
+	void fixedResponsesBindAndReachTheEngine() {
+		KhamsinProperties properties = bind(Map.of("khamsin.fixed-responses[0].path", "/health",
+				"khamsin.fixed-responses[0].content-type", "application/json",
+				"khamsin.fixed-responses[0].body", "{\"status\":\"UP\"}",
+				"khamsin.fixed-responses[0].headers.Cache-Control", "no-store",
+				"khamsin.fixed-responses[1].path", "/ready", "khamsin.fixed-responses[1].status", "503"));
+		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+		new KhamsinReactiveWebServerFactoryCustomizer(new ServerProperties(), properties).customize(factory);
+		HttpHandler handler = (request, response) -> response.setComplete();
+		KhamsinServerConfig config = ((KhamsinWebServer) factory.getWebServer(handler)).getKhamsinServer().config();
+		assertThat(config.fixedResponses()).hasSize(2);
+		FixedResponse health = config.fixedResponses().get(0);
+		assertThat(health.path()).isEqualTo("/health");
+		assertThat(health.status()).isEqualTo(200);
+		assertThat(health.contentType()).isEqualTo("application/json");
+		assertThat(new String(health.body(), StandardCharsets.UTF_8)).isEqualTo("{\"status\":\"UP\"}");
+		assertThat(health.headers()).containsExactly(Map.entry("Cache-Control", "no-store"));
+		FixedResponse ready = config.fixedResponses().get(1);
+		assertThat(ready.status()).isEqualTo(503);
+		assertThat(ready.contentType()).isEqualTo("text/plain");
+		assertThat(ready.body()).isEmpty();
+	}
+
+	@Test
+	void anInvalidFixedResponseNamesItsProperty() {
+		KhamsinProperties properties = bind(Map.of("khamsin.fixed-responses[0].path", "health"));
+		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new KhamsinReactiveWebServerFactoryCustomizer(new ServerProperties(), properties)
+				.customize(factory))
+			.withMessageStartingWith("khamsin.fixed-responses[0]: ")
+			.withMessageContaining("must start with '/'");
 	}
 
 	private static KhamsinProperties bind(Map<String, String> properties) {

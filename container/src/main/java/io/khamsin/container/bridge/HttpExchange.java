@@ -58,14 +58,15 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	 * @param channel the protocol that carries it
 	 * @param request the request head
 	 * @param scheme {@code http} or {@code https}
+	 * @param uris the connection's request URIs
 	 * @param bufferFactory the factory of the connection's buffers
 	 * @param sequence the number of the request on its connection
 	 * @return the exchange
 	 * @throws URISyntaxException if the request target is not a valid URI
 	 */
-	public static HttpExchange create(ExchangeChannel channel, HttpRequest request, String scheme,
+	public static HttpExchange create(ExchangeChannel channel, HttpRequest request, String scheme, RequestUris uris,
 			NettyDataBufferFactory bufferFactory, long sequence) throws URISyntaxException {
-		URI uri = KhamsinServerHttpRequest.uriOf(request, channel.channel(), scheme);
+		URI uri = uris.uriOf(request, channel.channel(), scheme);
 		return new HttpExchange(channel, request, uri, bufferFactory, sequence);
 	}
 

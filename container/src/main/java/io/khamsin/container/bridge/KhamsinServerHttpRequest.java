@@ -55,18 +55,17 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	/**
 	 * Build the absolute URI of a request from its target and {@code Host} header.
-	 * @param request the request
+	 * @param target the request target
+	 * @param host the {@code Host} header, or {@code null}
 	 * @param channel the channel it came on
 	 * @param scheme {@code http} or {@code https}
 	 * @return the URI
 	 * @throws URISyntaxException if the request target is not a valid URI
 	 */
-	static URI uriOf(HttpRequest request, Channel channel, String scheme) throws URISyntaxException {
-		String target = request.uri();
+	static URI uriOf(String target, String host, Channel channel, String scheme) throws URISyntaxException {
 		if (target.startsWith("http://") || target.startsWith("https://")) {
 			return new URI(target);
 		}
-		String host = request.headers().get(HttpHeaderNames.HOST);
 		if (host == null || host.isEmpty()) {
 			InetSocketAddress local = (InetSocketAddress) channel.localAddress();
 			String address = local.getAddress().getHostAddress();

@@ -1,11 +1,13 @@
 package io.khamsin.container.http1;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ServerContext;
@@ -14,11 +16,17 @@ import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
- * Assembles the HTTP/1.1 pipeline of a new connection, in order: the byte counter (when figures are on), the codec (decoder and encoder in one handler)
- * and the connection's state machine, which hands each request to the Spring handler. A connection beyond
+ * Assembles the HTTP/1.1 pipeline of a new connection, in order: the byte counter (when figures are on), the
+ * decoder and encoder, and the connection's state machine, which hands each request to the Spring handler. A connection beyond
  * {@code maxConnections} is closed at once.
  */
 public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
+
+	/** The name of the request decoder in the pipeline. */
+	public static final String DECODER = "http1-decoder";
+
+	/** The name of the response encoder in the pipeline. */
+	public static final String ENCODER = "http1-encoder";
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ChannelInitializer.class);
 
@@ -26,9 +34,31 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
 	private final KhamsinServerConfig config;
 
+	private final FixedResponses fixedResponses;
+
+	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
+
 	public Http1ChannelInitializer(ServerContext context) {
 		this.context = context;
 		this.config = context.config();
+		this.fixedResponses = FixedResponses.encode(this.config.fixedResponses(), this.config.serverHeader());
+	}
+
+	/**
+	 * Load and initialize the classes every connection uses, so that the first connection does not wait for them.
+	 */
+	public static void preload() {
+		ClassLoader loader = Http1ChannelInitializer.class.getClassLoader();
+		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, Http1ServerCodec.class, FixedResponses.class,
+				DateHeader.class, HttpDecoderConfig.class }) {
+			try {
+				Class.forName(type.getName(), true, loader);
+			}
+			catch (ClassNotFoundException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+		DateHeader.now();
 	}
 
 	@Override
@@ -46,12 +76,15 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 		HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
 			.setMaxInitialLineLength(this.config.maxInitialLineLength())
 			.setMaxHeaderSize(this.config.maxHeaderSize());
-		Http1ServerHandler handler = new Http1ServerHandler(this.context,
+		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.fixedResponses, this.bufferFactory,
 				reactor.newConnection(Protocol.H1, this.context.accessLog()));
+		Http1ServerCodec codec = new Http1ServerCodec(decoderConfig, handler);
+		handler.codec(codec);
 		if (reactor.enabled()) {
 			channel.pipeline().addLast("traffic", reactor.trafficCounter());
 		}
-		channel.pipeline().addLast("http1-codec", new Http1ServerCodec(decoderConfig, handler));
+		channel.pipeline().addLast(DECODER, codec.decoder());
+		channel.pipeline().addLast(ENCODER, codec.encoder());
 		channel.pipeline().addLast("http1-handler", handler);
 	}
 

@@ -5,7 +5,6 @@ import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.CombinedChannelDuplexHandler;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
@@ -13,18 +12,17 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseEncoder;
-import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpStatusClass;
 
 /**
- * Netty's HTTP/1.1 request decoder and response encoder in one handler, as {@code HttpServerCodec} pairs them,
- * with two additions the connection handler needs: it hears of every read that reaches the decoder (so that a
+ * Netty's HTTP/1.1 request decoder and response encoder, paired as {@code HttpServerCodec} pairs them but added to
+ * the pipeline as two handlers (a combined handler costs each connection three more objects and every event one
+ * more indirection), with two additions the connection handler needs: it hears of every read that reaches the decoder (so that a
  * request head sent slowly can be timed from its first byte), and of requests that carry both
  * {@code Transfer-Encoding: chunked} and {@code Content-Length} (answered, then the connection is closed:
  * RFC 9112, section 6.1).
  */
-final class Http1ServerCodec extends CombinedChannelDuplexHandler<Http1ServerCodec.RequestDecoder, Http1ServerCodec.ResponseEncoder>
-		implements HttpServerUpgradeHandler.SourceCodec {
+final class Http1ServerCodec {
 
 	/**
 	 * What the codec tells the connection handler.
@@ -41,13 +39,28 @@ final class Http1ServerCodec extends CombinedChannelDuplexHandler<Http1ServerCod
 
 	private final ArrayDeque<HttpMethod> methods = new ArrayDeque<>(2);
 
+	private final RequestDecoder decoder;
+
+	private final ResponseEncoder encoder;
+
 	Http1ServerCodec(HttpDecoderConfig config, Listener listener) {
-		init(new RequestDecoder(config, listener, this.methods), new ResponseEncoder(this.methods));
+		this.decoder = new RequestDecoder(config, listener, this.methods);
+		this.encoder = new ResponseEncoder(this.methods);
 	}
 
-	@Override
-	public void upgradeFrom(ChannelHandlerContext ctx) {
-		ctx.pipeline().remove(this);
+	RequestDecoder decoder() {
+		return this.decoder;
+	}
+
+	ResponseEncoder encoder() {
+		return this.encoder;
+	}
+
+	/**
+	 * A response to the oldest request went out already encoded, past the encoder: forget that request's method.
+	 */
+	void responseWrittenDirectly() {
+		this.methods.poll();
 	}
 
 	static final class RequestDecoder extends HttpRequestDecoder {

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -38,10 +39,13 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.ExchangeChannel;
 import io.khamsin.container.bridge.HttpExchange;
+import io.khamsin.container.bridge.RequestUris;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.ConnectionFigures;
+import io.khamsin.container.metrics.RequestPath;
+import io.khamsin.container.metrics.Route;
 
 /**
  * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
@@ -50,7 +54,8 @@ import io.khamsin.container.metrics.ConnectionFigures;
  * <p>
  * Responses written while a read batch is being processed are flushed once when the batch ends.
  */
-final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements ExchangeChannel, Http1ServerCodec.Listener {
+final class Http1ServerHandler extends ChannelInboundHandlerAdapter
+		implements ExchangeChannel, Http1ServerCodec.Listener, Runnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
 
@@ -69,9 +74,15 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 
 	private final KhamsinServerConfig config;
 
+	private final FixedResponses fixedResponses;
+
 	private final ConnectionFigures figures;
 
 	private ChannelHandlerContext ctx;
+
+	private Http1ServerCodec codec;
+
+	private ChannelHandlerContext encoderCtx;
 
 	private NettyDataBufferFactory bufferFactory;
 
@@ -125,19 +136,25 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 
 	private ScheduledFuture<?> timerFuture;
 
-	private final Runnable timerTask = this::onTimer;
-
-	Http1ServerHandler(ServerContext context, ConnectionFigures figures) {
+	Http1ServerHandler(ServerContext context, FixedResponses fixedResponses, NettyDataBufferFactory bufferFactory,
+			ConnectionFigures figures) {
 		this.context = context;
 		this.config = context.config();
+		this.fixedResponses = fixedResponses;
+		this.bufferFactory = bufferFactory;
 		this.figures = figures;
 		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
 				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
 	}
 
+	void codec(Http1ServerCodec codec) {
+		this.codec = codec;
+	}
+
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.ctx = ctx;
+		this.encoderCtx = ctx.pipeline().context(this.codec.encoder());
 	}
 
 	@Override
@@ -269,13 +286,19 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 			sendErrorAndClose(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
 			return;
 		}
+		FixedResponses.Entry fixed = this.fixedResponses.lookup(request, this.contentLength > 0 || this.chunked);
+		if (fixed != null) {
+			answerFixed(request, fixed);
+			return;
+		}
 		if ("*".equals(request.uri())) {
 			answerAsteriskForm(request);
 			return;
 		}
 		HttpExchange exchange;
 		try {
-			exchange = HttpExchange.create(this, request, "http", bufferFactory(), this.sequence);
+			exchange = HttpExchange.create(this, request, "http", RequestUris.current(), bufferFactory(),
+					this.sequence);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
 			this.context.guards().increment(Guard.BAD_REQUEST);
@@ -518,7 +541,12 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		if (this.closing || this.closed) {
 			this.closing = true;
 			flush();
-			lastWrite.addListener(ChannelFutureListener.CLOSE);
+			if (lastWrite.isVoid()) {
+				afterExchange();
+			}
+			else {
+				lastWrite.addListener(ChannelFutureListener.CLOSE);
+			}
 			if (exchange != null) {
 				exchange.discardBody();
 			}
@@ -542,7 +570,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 
 	private void afterExchange() {
 		if (this.closing) {
-			this.ctx.close();
+			// Close once the responses already written are out: a close now would drop the ones not yet flushed.
+			this.flushPending = false;
+			this.encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
 			return;
 		}
 		if (this.receivingHead) {
@@ -580,6 +610,21 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		prepareHead(response, false);
 		ChannelFuture write = write(response, true);
 		this.discarding = true;
+		exchangeComplete(write);
+	}
+
+	private void answerFixed(HttpRequest request, FixedResponses.Entry fixed) {
+		boolean close = this.closing || !this.keepAlive || this.draining;
+		this.closing = close;
+		this.codec.responseWrittenDirectly();
+		ByteBuf response = fixed.encode(this.ctx.alloc(), request.method() == HttpMethod.HEAD, close,
+				this.http10 && !close);
+		// Only a closing connection listens for the end of the write: the others need no promise.
+		ChannelFuture write = close ? this.encoderCtx.write(response)
+				: this.encoderCtx.write(response, this.encoderCtx.voidPromise());
+		flush();
+		this.discarding = true;
+		this.figures.requestCompleted(write, fixed.status(), Route.FIXED, RequestPath.FAST);
 		exchangeComplete(write);
 	}
 
@@ -637,7 +682,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	}
 
 	private NettyDataBufferFactory bufferFactory() {
-		if (this.bufferFactory == null) {
+		// The server's shared factory serves connections on its allocator; a customized allocator gets its own.
+		if (this.bufferFactory.getByteBufAllocator() != this.ctx.alloc()) {
 			this.bufferFactory = new NettyDataBufferFactory(this.ctx.alloc());
 		}
 		return this.bufferFactory;
@@ -655,7 +701,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 	}
 
 	private void schedule(long delayNanos) {
-		this.timerFuture = this.ctx.executor().schedule(this.timerTask, Math.min(delayNanos, this.checkIntervalNanos),
+		this.timerFuture = this.ctx.executor().schedule(this, Math.min(delayNanos, this.checkIntervalNanos),
 				TimeUnit.NANOSECONDS);
 	}
 
@@ -663,7 +709,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter implements E
 		this.timer = Timer.NONE;
 	}
 
-	private void onTimer() {
+	/** The connection's timer fired. */
+	@Override
+	public void run() {
 		this.timerFuture = null;
 		if (this.timer == Timer.NONE || this.closed) {
 			return;

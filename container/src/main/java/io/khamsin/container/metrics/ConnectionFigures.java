@@ -43,6 +43,8 @@ public final class ConnectionFigures implements ChannelFutureListener {
 
 	private int active;
 
+	private boolean currentCompleted;
+
 	private boolean closed;
 
 	ConnectionFigures(ReactorMetrics reactor, Protocol protocol, RouteTable routes, AccessLog accessLog) {
@@ -79,6 +81,7 @@ public final class ConnectionFigures implements ChannelFutureListener {
 	public void requestStarted() {
 		if (this.timed && !this.closed) {
 			this.currentStart = this.starts.isEmpty() ? System.nanoTime() : this.starts.poll();
+			this.currentCompleted = false;
 		}
 		if (this.enabled && !this.closed) {
 			this.active++;
@@ -88,14 +91,18 @@ public final class ConnectionFigures implements ChannelFutureListener {
 
 	/**
 	 * The exchange being served has written its whole response: record it under its status and route, on the
-	 * handler path, and write its access log line.
+	 * handler path, and write its access log line; nothing if the request was recorded already (a fixed response
+	 * records itself on the fast path).
 	 * @param lastWrite the future of the response's last write
 	 * @param exchange the exchange, or {@code null} for an answer the protocol gave itself
 	 */
 	public void requestCompleted(ChannelFuture lastWrite, HttpExchange exchange) {
+		if (this.currentCompleted) {
+			return;
+		}
 		int status = (exchange != null) ? exchange.status() : 200;
 		requestCompleted(lastWrite, status, (exchange != null) ? exchange.route() : null, RequestPath.HANDLER);
-		if (this.accessLog != null && exchange != null && lastWrite != null && !this.closed) {
+		if (this.accessLog != null && exchange != null && lastWrite != null && !lastWrite.isVoid() && !this.closed) {
 			this.accessLog.log(lastWrite, exchange.head(), lastWrite.channel().remoteAddress(), status,
 					exchange.responseContentLength(), this.currentStart);
 		}
@@ -103,7 +110,8 @@ public final class ConnectionFigures implements ChannelFutureListener {
 
 	/**
 	 * The request being served has written its whole response; its latency is recorded when that last write
-	 * completes, and not at all if the write fails.
+	 * completes, and not at all if the write fails. A write without a promise (a void promise) is recorded at
+	 * once: it is in the connection's outbound buffer, and the flush that follows is not timed.
 	 * @param lastWrite the future of the response's last write
 	 * @param status the response status
 	 * @param route the route, or WebFlux's best matching pattern (a {@code PathPattern} or a string), or
@@ -111,10 +119,20 @@ public final class ConnectionFigures implements ChannelFutureListener {
 	 * @param path the path through the engine
 	 */
 	public void requestCompleted(ChannelFuture lastWrite, int status, Object route, RequestPath path) {
-		if (!this.enabled || this.closed || this.active == 0) {
+		if (!this.timed || this.closed || this.currentCompleted) {
+			return;
+		}
+		this.currentCompleted = true;
+		if (!this.enabled || this.active == 0) {
 			return;
 		}
 		if (lastWrite == null) {
+			requestEnded();
+			return;
+		}
+		if (lastWrite.isVoid()) {
+			this.reactor.recordLatency(LatencyKey.index(this.protocol, status, this.routes.resolve(route), path),
+					System.nanoTime() - this.currentStart);
 			requestEnded();
 			return;
 		}

@@ -29,6 +29,7 @@ import reactor.core.publisher.Mono;
 
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.bridge.KhamsinServerHttpResponse;
+import io.khamsin.container.http1.Http1ChannelInitializer;
 
 /**
  * WebFlux's {@link RequestUpgradeStrategy} for khamsin: answers the handshake with {@code 101 Switching
@@ -114,11 +115,12 @@ public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrate
 			.expectMaskedFrames(true)
 			.closeOnProtocolViolation(false)
 			.build();
-		pipeline.addAfter("http1-codec", "ws-decoder", new WebSocket13FrameDecoder(config));
+		pipeline.addAfter(Http1ChannelInitializer.ENCODER, "ws-decoder", new WebSocket13FrameDecoder(config));
 		pipeline.addAfter("ws-decoder", "ws-encoder", new WebSocket13FrameEncoder(false));
 		pipeline.addAfter("ws-encoder", "ws-aggregator", new WebSocketFrameAggregator(this.maxFramePayloadLength));
 		pipeline.addAfter("ws-aggregator", "ws-session", session.inboundHandler());
-		pipeline.remove("http1-codec");
+		pipeline.remove(Http1ChannelInitializer.ENCODER);
+		pipeline.remove(Http1ChannelInitializer.DECODER);
 	}
 
 	private RequestUpgradeStrategy fallback() {

@@ -24,6 +24,7 @@ import org.springframework.web.server.handler.ResponseStatusExceptionHandler;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import io.khamsin.container.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.test.RawHttpConnection;
@@ -48,6 +49,10 @@ class MetricsTests {
 	private KhamsinServer server;
 
 	private KhamsinServer start(MetricsConfig metrics) {
+		return start(metrics, KhamsinServerConfig.builder());
+	}
+
+	private KhamsinServer start(MetricsConfig metrics, KhamsinServerConfig.Builder config) {
 		RouterFunction<ServerResponse> routes = RouterFunctions.route()
 			.GET("/items/{id}", (request) -> ServerResponse.ok().bodyValue("item " + request.pathVariable("id")))
 			.GET("/users/{id}", (request) -> ServerResponse.ok().bodyValue("user"))
@@ -63,7 +68,7 @@ class MetricsTests {
 			.filter(new RouteWebFilter())
 			.exceptionHandler(new ResponseStatusExceptionHandler())
 			.build();
-		this.server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(2).build(), handler,
+		this.server = KhamsinServer.create(config.reactors(2).build(), handler,
 				KhamsinMetrics.create(metrics));
 		this.server.start();
 		return this.server;
@@ -114,6 +119,30 @@ class MetricsTests {
 			assertThat(gated.getMaxValue()).isGreaterThanOrEqualTo(atLeast / 2);
 		});
 		await().atMost(WAIT).until(() -> this.server.metrics().totals().requestsActive() == 0);
+	}
+
+	@Test
+	void fixedResponsesAreRecordedOnTheFastPathUnderTheFixedRoute() throws Exception {
+		start(MetricsConfig.defaults(), KhamsinServerConfig.builder()
+			.fixedResponse(FixedResponse.of("/ping", 200, "text/plain", "pong"))
+			.fixedResponse(FixedResponse.of("/empty", 204, "text/plain", "")));
+		for (int i = 0; i < 3; i++) {
+			assertThat(get("/ping").body()).isEqualTo("pong");
+		}
+		assertThat(get("/empty").statusCode()).isEqualTo(204);
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /ping HTTP/1.1\r\nHost: a\r\n\r\nGET /ping HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(200);
+			assertThat(connection.read().status()).isEqualTo(200);
+		}
+		await().atMost(WAIT).untilAsserted(() -> {
+			Map<LatencyKey, Histogram> latencies = this.server.metrics().latency().sinceStart();
+			assertThat(latencies.get(new LatencyKey(Protocol.H1, "2xx", "fixed", RequestPath.FAST)).getTotalCount())
+				.isEqualTo(6);
+			assertThat(latencies).containsOnlyKeys(new LatencyKey(Protocol.H1, "2xx", "fixed", RequestPath.FAST));
+			assertThat(this.server.metrics().totals().requestsActive()).isZero();
+			assertThat(this.server.metrics().totals().requests()).isEqualTo(6);
+		});
 	}
 
 	@Test
