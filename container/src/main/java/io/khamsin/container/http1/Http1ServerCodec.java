@@ -32,6 +32,13 @@ final class Http1ServerCodec {
 		/** Bytes reached the decoder. */
 		void bytesReceived();
 
+		/**
+		 * Bytes were read from the connection (counted here rather than by a handler of their own, which would cost
+		 * every read one more pipeline step).
+		 * @param bytes how many
+		 */
+		void bytesRead(int bytes);
+
 		/** The request being decoded is ambiguously framed; close the connection after answering it. */
 		void closeAfterResponse();
 
@@ -73,6 +80,14 @@ final class Http1ServerCodec {
 			super(config);
 			this.listener = listener;
 			this.methods = methods;
+		}
+
+		@Override
+		public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+			if (msg instanceof ByteBuf bytes) {
+				this.listener.bytesRead(bytes.readableBytes());
+			}
+			super.channelRead(ctx, msg);
 		}
 
 		@Override

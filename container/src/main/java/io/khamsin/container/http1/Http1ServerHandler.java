@@ -199,6 +199,11 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 	}
 
 	@Override
+	public void bytesRead(int bytes) {
+		this.figures.bytesReceived(bytes);
+	}
+
+	@Override
 	public void closeAfterResponse() {
 		this.closing = true;
 	}

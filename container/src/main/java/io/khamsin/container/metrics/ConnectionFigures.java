@@ -58,6 +58,16 @@ public final class ConnectionFigures implements ChannelFutureListener {
 	}
 
 	/**
+	 * Bytes were read from the connection.
+	 * @param bytes how many
+	 */
+	public void bytesReceived(int bytes) {
+		if (this.enabled) {
+			this.reactor.add(ReactorMetrics.BYTES_RECEIVED, bytes);
+		}
+	}
+
+	/**
 	 * The first bytes of a request head arrived: start its clock.
 	 */
 	public void headStarted() {
@@ -176,7 +186,7 @@ public final class ConnectionFigures implements ChannelFutureListener {
 
 	/**
 	 * A first-in first-out queue of longs that grows only when more requests are pipelined than ever before
-	 * on the connection.
+	 * on the connection. Its capacity stays a power of two, so that positions wrap with a mask, not a division.
 	 */
 	private static final class LongRing {
 
@@ -187,7 +197,7 @@ public final class ConnectionFigures implements ChannelFutureListener {
 		private int size;
 
 		LongRing(int capacity) {
-			this.values = new long[capacity];
+			this.values = new long[Integer.highestOneBit(Math.max(2, capacity - 1)) << 1];
 		}
 
 		boolean isEmpty() {
@@ -195,21 +205,23 @@ public final class ConnectionFigures implements ChannelFutureListener {
 		}
 
 		void add(long value) {
+			int mask = this.values.length - 1;
 			if (this.size == this.values.length) {
 				long[] grown = new long[this.values.length * 2];
 				for (int i = 0; i < this.size; i++) {
-					grown[i] = this.values[(this.head + i) % this.values.length];
+					grown[i] = this.values[(this.head + i) & mask];
 				}
 				this.values = grown;
 				this.head = 0;
+				mask = grown.length - 1;
 			}
-			this.values[(this.head + this.size) % this.values.length] = value;
+			this.values[(this.head + this.size) & mask] = value;
 			this.size++;
 		}
 
 		long poll() {
 			long value = this.values[this.head];
-			this.head = (this.head + 1) % this.values.length;
+			this.head = (this.head + 1) & (this.values.length - 1);
 			this.size--;
 			return value;
 		}

@@ -53,6 +53,42 @@ class ConnectionFiguresTests {
 	}
 
 	@Test
+	void deeplyPipelinedRequestsKeepTheirOrderWhenTheQueuesGrow() {
+		int depth = 37;
+		for (int i = 0; i < depth; i++) {
+			this.figures.headStarted();
+			this.figures.headReceived();
+		}
+		ChannelPromise[] writes = new ChannelPromise[depth];
+		for (int i = 0; i < depth; i++) {
+			this.figures.requestStarted();
+			writes[i] = this.channel.newPromise();
+			this.figures.requestCompleted(writes[i], (i % 2 == 0) ? 200 : 500, "/r" + (i % 3), RequestPath.HANDLER);
+		}
+		for (ChannelPromise write : writes) {
+			write.setSuccess();
+		}
+		Map<LatencyKey, Histogram> latencies = this.metrics.latency().sinceStart();
+		long total = 0;
+		for (int r = 0; r < 3; r++) {
+			for (String status : new String[] { "2xx", "5xx" }) {
+				long expected = 0;
+				for (int i = 0; i < depth; i++) {
+					if (i % 3 == r && ((i % 2 == 0) == status.equals("2xx"))) {
+						expected++;
+					}
+				}
+				Histogram histogram = latencies.get(key(status, "/r" + r));
+				assertThat((histogram != null) ? histogram.getTotalCount() : 0).as("%s /r%d", status, r)
+					.isEqualTo(expected);
+				total += expected;
+			}
+		}
+		assertThat(total).isEqualTo(depth);
+		assertThat(this.metrics.totals().requestsActive()).isZero();
+	}
+
+	@Test
 	void aFailedWriteEndsTheRequestWithoutALatency() {
 		this.figures.headStarted();
 		this.figures.headReceived();
