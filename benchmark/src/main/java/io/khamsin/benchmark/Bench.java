@@ -121,7 +121,8 @@ public final class Bench {
 		run.put("targets", targets.stream().map((t) -> Map.of("name", t.name(), "what", t.description())).toList());
 		run.put("not_run", unavailable);
 		run.put("closed_loop_tool", wrk.available() ? "wrk -t1 (pinned to the load core)" : "generator closed loop");
-		Campaign.JSON.writeValue(runDir.resolve("env.json").toFile(), Environment.describe(host, commit, run));
+		Campaign.JSON.writeValue(runDir.resolve("env.json").toFile(), Environment.describe(host, commit, run,
+				classpaths(targets), System.getProperty("java.class.path")));
 		Campaign.JSON.writeValue(runDir.resolve("integrity.json").toFile(), campaign.integrity);
 
 		List<SummaryRow> all = new ArrayList<>();
@@ -168,6 +169,12 @@ public final class Bench {
 		}
 		Files.writeString(runDir.resolve("summary.md"), MarkdownReport.render("khamsin benchmark: " + runDir.getFileName(),
 				baseline, preamble, sections, unavailable));
+	}
+
+	private static Map<String, String> classpaths(List<TargetSpec> targets) {
+		Map<String, String> classpaths = new LinkedHashMap<>();
+		targets.stream().filter(TargetSpec::jvm).forEach((t) -> classpaths.put(t.name(), t.classpath()));
+		return classpaths;
 	}
 
 	/** Point {@code benchmark/results/latest} at the newest run of the results directory. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import io.khamsin.benchmark.scenario.Measurement;
 import io.khamsin.benchmark.scenario.RunContext;
 import io.khamsin.benchmark.scenario.Scenario;
 import io.khamsin.benchmark.scenario.Scenario.RunningTarget;
+import io.khamsin.benchmark.scenario.Scenarios;
 import io.khamsin.benchmark.target.IntegrityCheck;
 import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.TargetProcess;
@@ -55,7 +57,11 @@ final class Campaign {
 		this.integrity.put(scenario.name(), new LinkedHashMap<>());
 		List<TargetSpec> applicable = new ArrayList<>();
 		for (TargetSpec target : this.targets) {
-			if (scenario.appliesTo(target)) {
+			if (!target.runsIn(scenario.name())) {
+				exclude(scenario, target.name(), "measured only in " + String.join(", ", target.scenarios().stream()
+					.filter(Scenarios.names()::contains).sorted(Comparator.comparing(Scenarios.names()::indexOf)).toList()));
+			}
+			else if (scenario.appliesTo(target)) {
 				applicable.add(target);
 			}
 			else {

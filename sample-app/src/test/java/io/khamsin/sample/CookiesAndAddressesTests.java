@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.test.RawHttpConnection;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,9 +41,9 @@ class CookiesAndAddressesTests {
 	@ParameterizedTest
 	@EnumSource
 	void severalCookiesInOneHeaderAreEachSeen(Container container) throws Exception {
-		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
-			RawHttpResponse response = connection
-				.write("GET /cookies HTTP/1.1\r\nHost: localhost\r\nCookie: b=2; a=1; c=\"three\"\r\n\r\n")
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
+			RawHttpConnection.Response response = connection
+				.send("GET /cookies HTTP/1.1\r\nHost: localhost\r\nCookie: b=2; a=1; c=\"three\"\r\n\r\n")
 				.read();
 			assertThat(response.bodyText()).isEqualTo("a=1\nb=2\nc=three");
 		}
@@ -51,8 +53,8 @@ class CookiesAndAddressesTests {
 	@EnumSource
 	void handlerSeesTheRemoteAndLocalAddressesOfTheConnection(Container container) throws Exception {
 		SampleServer server = container.server();
-		try (RawHttpConnection connection = RawHttpConnection.open(server)) {
-			RawHttpResponse response = connection.write(Requests.get("/addresses")).read();
+		try (RawHttpConnection connection = new RawHttpConnection(server.port())) {
+			RawHttpConnection.Response response = connection.send(Requests.get("/addresses")).read();
 			assertThat(response.bodyText())
 				.isEqualTo("remote=127.0.0.1:" + connection.localPort() + " local=127.0.0.1:" + server.port());
 		}

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.test.RawHttpConnection;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -24,8 +26,8 @@ class HandlerErrorTests {
 	@ParameterizedTest
 	@EnumSource
 	void errorBeforeCommitIsAnInternalServerError(Container container) throws Exception {
-		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
-			RawHttpResponse response = connection.write(Requests.get("/boom")).read();
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
+			RawHttpConnection.Response response = connection.send(Requests.get("/boom")).read();
 			assertThat(response.status()).isEqualTo(500);
 			assertThat(response.complete()).isTrue();
 		}
@@ -35,8 +37,8 @@ class HandlerErrorTests {
 	@ParameterizedTest
 	@EnumSource
 	void errorAfterCommitCutsTheBodyShortAndClosesTheConnection(Container container) throws Exception {
-		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
-			RawHttpResponse response = connection.write(Requests.get("/boom-mid-stream")).read();
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
+			RawHttpConnection.Response response = connection.send(Requests.get("/boom-mid-stream")).read();
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.bodyText()).startsWith("data:partial\n\n");
 			assertThat(response.complete()).as("the body ended with its last chunk").isFalse();

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.test.RawHttpConnection;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,12 +42,12 @@ class RequestBodyTests {
 			offset += sizes[i];
 		}
 		request.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
-			RawHttpResponse response = connection.write(request.toByteArray()).read();
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
+			RawHttpConnection.Response response = connection.send(request.toByteArray()).read();
 			assertThat(response.status()).isEqualTo(200);
 			assertReceipt(response, body);
 			// The connection is still in step: the next request on it is answered.
-			assertThat(connection.write(Requests.get("/plaintext")).read().bodyText()).isEqualTo("Hello, World!");
+			assertThat(connection.send(Requests.get("/plaintext")).read().bodyText()).isEqualTo("Hello, World!");
 		}
 	}
 
@@ -53,19 +55,19 @@ class RequestBodyTests {
 	@EnumSource
 	void expectContinueIsAnsweredBeforeTheBodyIsSent(Container container) throws Exception {
 		byte[] body = "a body the client holds back until it may send it".getBytes(StandardCharsets.UTF_8);
-		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
-			RawHttpResponse interim = connection
-				.write("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: "
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
+			RawHttpConnection.Response interim = connection
+				.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: "
 						+ body.length + "\r\nExpect: 100-continue\r\n\r\n")
 				.read();
 			assertThat(interim.status()).isEqualTo(100);
-			RawHttpResponse response = connection.write(body).read();
+			RawHttpConnection.Response response = connection.send(body).read();
 			assertThat(response.status()).isEqualTo(200);
 			assertReceipt(response, body);
 		}
 	}
 
-	private static void assertReceipt(RawHttpResponse response, byte[] body) {
+	private static void assertReceipt(RawHttpConnection.Response response, byte[] body) {
 		DocumentContext receipt = JsonPath.parse(response.bodyText());
 		assertThat(receipt.read("$.bytes", Long.class)).isEqualTo(body.length);
 		assertThat(receipt.read("$.sha256", String.class)).isEqualTo(Digests.sha256(body));

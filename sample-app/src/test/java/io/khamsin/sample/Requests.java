@@ -1,7 +1,7 @@
 package io.khamsin.sample;
 
 /**
- * Request heads written by hand for {@link RawHttpConnection}.
+ * Request heads written by hand for {@link io.khamsin.container.test.RawHttpConnection}.
  */
 final class Requests {
 

@@ -20,6 +20,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Sinks;
 
+import io.khamsin.container.test.RawHttpConnection;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,8 +36,8 @@ class ResponseStreamingTests {
 	@ParameterizedTest
 	@EnumSource
 	void bodyWithoutLengthIsSentChunked(Container container) throws Exception {
-		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
-			RawHttpResponse response = connection.write(Requests.get("/lines?count=1000")).read();
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
+			RawHttpConnection.Response response = connection.send(Requests.get("/lines?count=1000")).read();
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.header("Transfer-Encoding")).isEqualTo("chunked");
 			assertThat(response.header("Content-Length")).isNull();
@@ -43,7 +45,7 @@ class ResponseStreamingTests {
 			String expected = IntStream.rangeClosed(1, 1000).mapToObj((n) -> "line " + n + "\n")
 				.collect(Collectors.joining());
 			assertThat(response.bodyText()).isEqualTo(expected);
-			assertThat(connection.write(Requests.get("/plaintext")).read().bodyText()).isEqualTo("Hello, World!");
+			assertThat(connection.send(Requests.get("/plaintext")).read().bodyText()).isEqualTo("Hello, World!");
 		}
 	}
 
@@ -75,9 +77,9 @@ class ResponseStreamingTests {
 		String expected = IntStream.rangeClosed(1, 5)
 			.mapToObj((n) -> "id:" + n + "\nevent:tick\ndata:tick " + n + "\n\n")
 			.collect(Collectors.joining());
-		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
 			for (int i = 0; i < 30; i++) {
-				RawHttpResponse response = connection.write(Requests.get("/sse?count=5&period=1")).read();
+				RawHttpConnection.Response response = connection.send(Requests.get("/sse?count=5&period=1")).read();
 				assertThat(response.complete()).as("stream %d ended with its last chunk", i).isTrue();
 				assertThat(response.bodyText()).isEqualTo(expected);
 			}

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.test.RawHttpConnection;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -90,10 +92,10 @@ class StaticFileTests {
 	@ParameterizedTest
 	@EnumSource
 	void fileOutsideTheDirectoryIsNotServed(Container container) throws Exception {
-		try (RawHttpConnection connection = RawHttpConnection.open(container.server())) {
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
 			for (String target : new String[] { "/files/../secret.txt", "/files/%2e%2e/secret.txt",
 					"/files/docs/..%2f..%2fsecret.txt" }) {
-				RawHttpResponse response = connection.write(Requests.get(target)).read();
+				RawHttpConnection.Response response = connection.send(Requests.get(target)).read();
 				assertThat(response.status()).as(target).isBetween(400, 499);
 				assertThat(new String(response.body(), StandardCharsets.UTF_8)).doesNotContain("not for the web");
 			}

@@ -34,6 +34,7 @@ import io.khamsin.container.Transport;
  * answered 408 and closed.
  * @param maxConnections Most connections open at once. New ones beyond it are closed at once.
  * @param maxRequestBodySize Largest request body accepted. Larger ones are answered 413; -1 for no limit.
+ * @param websocket WebSocket settings.
  * @param fixedResponses Responses khamsin gives itself to GET and HEAD requests of their paths, without entering the
  * application: health and status routes and the like.
  */
@@ -43,10 +44,20 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 		@DefaultValue("4096B") DataSize maxInitialLineLength, @DefaultValue("60s") Duration idleTimeout,
 		@DefaultValue("10s") Duration headerReadTimeout, @DefaultValue("30s") Duration bodyReadTimeout,
 		@DefaultValue("10000") int maxConnections, @DefaultValue("-1B") DataSize maxRequestBodySize,
-		List<FixedResponseProperties> fixedResponses) {
+		@DefaultValue WebSocketProperties websocket, List<FixedResponseProperties> fixedResponses) {
 
 	public KhamsinProperties {
 		fixedResponses = (fixedResponses != null) ? List.copyOf(fixedResponses) : List.of();
+	}
+
+	/**
+	 * WebSocket settings.
+	 *
+	 * @param maxMessageSize Largest WebSocket message accepted, whole or in fragments. A larger one closes the
+	 * session with status 1009 (message too big).
+	 */
+	public record WebSocketProperties(@DefaultValue("64KB") DataSize maxMessageSize) {
+
 	}
 
 	/**

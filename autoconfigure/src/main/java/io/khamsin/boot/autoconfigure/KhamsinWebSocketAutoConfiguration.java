@@ -1,5 +1,6 @@
 package io.khamsin.boot.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -25,8 +26,16 @@ import io.khamsin.container.websocket.KhamsinRequestUpgradeStrategy;
 public final class KhamsinWebSocketAutoConfiguration {
 
 	@Bean
-	WebFluxConfigurer khamsinWebSocketConfigurer() {
-		WebSocketService service = new HandshakeWebSocketService(new KhamsinRequestUpgradeStrategy());
+	WebFluxConfigurer khamsinWebSocketConfigurer(ObjectProvider<KhamsinProperties> properties) {
+		KhamsinProperties khamsin = properties.getIfAvailable();
+		long maxMessageSize = (khamsin != null) ? khamsin.websocket().maxMessageSize().toBytes()
+				: KhamsinRequestUpgradeStrategy.DEFAULT_MAX_FRAME_PAYLOAD_LENGTH;
+		if (maxMessageSize <= 0 || maxMessageSize > Integer.MAX_VALUE) {
+			throw new IllegalArgumentException("khamsin.websocket.max-message-size must be between 1 B and "
+					+ Integer.MAX_VALUE + " B, was " + maxMessageSize + " B");
+		}
+		WebSocketService service = new HandshakeWebSocketService(
+				new KhamsinRequestUpgradeStrategy((int) maxMessageSize));
 		return new WebFluxConfigurer() {
 
 			@Override

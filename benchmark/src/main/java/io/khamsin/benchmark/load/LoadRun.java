@@ -20,6 +20,12 @@ import org.HdrHistogram.Histogram;
  * {@code start + i / rate}; it goes to connection {@code i mod connections}, and waits in that connection's
  * {@link IntendedQueue} while the previous request there is unanswered. A connection-per-request run opens a new
  * connection at each due time instead.
+ * <p>
+ * A timer wakes the loop at each due time only while some connection could send: while every connection awaits an
+ * answer, a due request could only queue, so the next answer catches the schedule up instead (the intended times
+ * are the same either way). Waking at every due time of an overloaded server cost the generator about 1.5 to 2
+ * times the CPU per request of its closed loop (20 to 35 us against 15 us, measured against nginx on this
+ * machine), which made its open-loop peak read lower than wrk's.
  */
 final class LoadRun {
 
@@ -62,6 +68,15 @@ final class LoadRun {
 	private int perRequestOpen;
 
 	private boolean finished;
+
+	/** Whether the schedule has started. */
+	private boolean begun;
+
+	/** Whether every request of the window has been submitted (the run is draining). */
+	private boolean scheduled;
+
+	/** When the earliest pending timer fires, {@code Long.MAX_VALUE} for none. */
+	private long timerAt = Long.MAX_VALUE;
 
 	LoadRun(LoadSpec spec, EventLoop loop, Bootstrap bootstrap, CompletableFuture<LoadResult> result) {
 		this.spec = spec;
@@ -106,6 +121,7 @@ final class LoadRun {
 		if (this.finished) {
 			return;
 		}
+		this.begun = true;
 		this.start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
 		this.windowStart = this.start + this.spec.warmup().toNanos();
 		this.windowEnd = this.windowStart + this.spec.duration().toNanos();
@@ -119,7 +135,9 @@ final class LoadRun {
 			this.loop.schedule(this::drain, this.windowEnd - System.nanoTime(), TimeUnit.NANOSECONDS);
 		}
 		else {
-			this.loop.schedule(this::tick, this.start - System.nanoTime(), TimeUnit.NANOSECONDS);
+			arm(this.start);
+			// However busy the connections are, the schedule ends and the run drains at the window's end.
+			this.loop.schedule(() -> tick(this.windowEnd), this.windowEnd - System.nanoTime(), TimeUnit.NANOSECONDS);
 		}
 	}
 
@@ -127,10 +145,27 @@ final class LoadRun {
 		return this.start + (long) (index * this.intervalNanos);
 	}
 
-	private void tick() {
+	private void arm(long at) {
+		if (at < this.timerAt) {
+			this.timerAt = at;
+			this.loop.schedule(() -> tick(at), at - System.nanoTime(), TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private void tick(long at) {
+		if (at == this.timerAt) {
+			this.timerAt = Long.MAX_VALUE;
+		}
 		if (this.finished) {
 			return;
 		}
+		submitDue();
+		flushDirty();
+		scheduleNext();
+	}
+
+	/** Submit every request due by now. */
+	private void submitDue() {
 		long now = System.nanoTime();
 		long due;
 		while ((due = intended(this.next)) <= now && due < this.windowEnd) {
@@ -142,12 +177,37 @@ final class LoadRun {
 			}
 			this.next++;
 		}
-		flushDirty();
-		if (due < this.windowEnd) {
-			this.loop.schedule(this::tick, due - System.nanoTime(), TimeUnit.NANOSECONDS);
+	}
+
+	/** Arm the timer for the next due request, unless no connection could send it (the next answer catches up). */
+	private void scheduleNext() {
+		if (this.scheduled || this.finished) {
+			return;
 		}
-		else {
+		long due = intended(this.next);
+		if (due >= this.windowEnd) {
+			this.scheduled = true;
 			drain();
+		}
+		else if (this.spec.connectionPerRequest() || anyIdle()) {
+			arm(due);
+		}
+	}
+
+	private boolean anyIdle() {
+		for (Connection connection : this.connections) {
+			if (!connection.inFlight && connection.channel != null) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** After an answer on a keep-alive connection of an open-loop run: catch the schedule up, re-arm the timer. */
+	private void catchUp() {
+		if (this.begun && !this.scheduled && !this.finished) {
+			submitDue();
+			scheduleNext();
 		}
 	}
 
@@ -329,7 +389,11 @@ final class LoadRun {
 				this.channel.close();
 				return;
 			}
+			// This connection's oldest waiting request first, then the schedule's newer ones.
 			sendNext();
+			if (!LoadRun.this.spec.closedLoop()) {
+				catchUp();
+			}
 		}
 
 		private void sendNext() {
@@ -356,6 +420,11 @@ final class LoadRun {
 			}
 			else if (!LoadRun.this.finished && this.waiting.size() > 0 && !this.inFlight) {
 				send(this.waiting.poll());
+				flushDirty();
+			}
+			if (this.keepAlive && !LoadRun.this.spec.closedLoop()) {
+				// A reconnected connection may send what fell due meanwhile.
+				catchUp();
 				flushDirty();
 			}
 		}

@@ -10,6 +10,12 @@ import java.util.function.DoubleFunction;
  * {@link #MIN_ACHIEVED_RATIO} of the offered rate achieved, and p99 at or under the bound. It steps from a first
  * guess (up by {@link #GROWTH} while trials pass, down by halves while they fail) until a passing and a failing
  * rate bracket the answer, then bisects the bracket with the trials left.
+ * <p>
+ * A trial that achieved the offered rate but failed on latency or errors is repeated once at the same rate before
+ * the rate counts as failed: on a shared machine one stall of the host fails a trial the server would pass, and a
+ * search that believes it walks away from the answer (a later round, with few trials, could end with none passing).
+ * A trial that fell short of the offered rate is not repeated: the server could not keep up. A repeat is one of the
+ * search's trials.
  */
 public final class RateSearch {
 
@@ -63,12 +69,18 @@ public final class RateSearch {
 		LoadResult best = null;
 		double fail = Double.POSITIVE_INFINITY;
 		double rate = firstGuess;
+		boolean repeating = false;
 		for (int i = 0; i < trials; i++) {
 			LoadResult result = this.trial.apply(rate);
 			String verdict = verdict(result);
-			Step step = new Step(i + 1, rate, result, verdict == null, verdict);
+			Step step = new Step(i + 1, rate, result, verdict == null, verdict, repeating);
 			steps.add(step);
 			this.progress.accept(step);
+			if (verdict != null && !repeating && i + 1 < trials && worthRepeating(result)) {
+				repeating = true;
+				continue;
+			}
+			repeating = false;
 			if (verdict == null) {
 				pass = rate;
 				best = result;
@@ -88,6 +100,11 @@ public final class RateSearch {
 			rate = Math.max(1, Math.round(rate));
 		}
 		return new Outcome(pass, best, steps);
+	}
+
+	/** A failed trial is worth repeating when the server kept up with the offered rate. */
+	private static boolean worthRepeating(LoadResult result) {
+		return result.achievedRate() >= MIN_ACHIEVED_RATIO * result.offeredRate();
 	}
 
 	/**
@@ -115,8 +132,9 @@ public final class RateSearch {
 	 * @param result what it measured
 	 * @param passed whether it passed
 	 * @param reason why it failed, or {@code null}
+	 * @param repeat whether it repeats the failed trial before it at the same rate
 	 */
-	public record Step(int number, double rate, LoadResult result, boolean passed, String reason) {
+	public record Step(int number, double rate, LoadResult result, boolean passed, String reason, boolean repeat) {
 
 	}
 

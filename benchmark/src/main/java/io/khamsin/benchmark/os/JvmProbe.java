@@ -33,8 +33,8 @@ public final class JvmProbe {
 		return Long.parseLong(total.group(2));
 	}
 
-	/** @return committed kB of NMT's "Other" category (direct buffers), or -1 when NMT is off */
-	public long directMemoryKb() {
+	/** @return committed kB of NMT's "Other" category (direct buffers among other allocations), or -1 when NMT is off */
+	public long nmtOtherKb() {
 		Matcher other = OTHER.matcher(jcmd("VM.native_memory summary"));
 		return other.find() ? Long.parseLong(other.group(2)) : -1;
 	}

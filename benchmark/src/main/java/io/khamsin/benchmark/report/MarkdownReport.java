@@ -11,6 +11,11 @@ import java.util.Map;
  */
 public final class MarkdownReport {
 
+	/** khamsin's fast path, compared with the servers that answer without a framework (BENCHMARKING.md). */
+	static final String FAST_PATH = "khamsin-fixed";
+
+	static final List<String> FAST_PATH_PEERS = List.of("netty-raw", "vertx", "nginx");
+
 	/**
 	 * What one scenario contributes.
 	 *
@@ -78,8 +83,11 @@ public final class MarkdownReport {
 					.append(optional(row.p99Ms())).append(" | ").append(extra(row, "closed_loop_peak")).append(" | ")
 					.append(extra(row, "closed_loop_load_cpu_pct")).append(" | ").append(note(row)).append(" |\n");
 			}
+			// A target left out by design (a scenario it does not belong to) is "not run"; one that failed is "excluded".
 			section.excluded().forEach((target, why) -> md.append("| ").append(target)
-				.append(" | excluded | | | | | | | | ").append(why.replace("|", "/")).append(" |\n"));
+				.append((why.startsWith("measured only in") || why.equals("does not apply")) ? " | not run" : " | excluded")
+				.append(" | | | | | | | | ").append(why.replace("|", "/")).append(" |\n"));
+			fastPath(md, section);
 			if (section.chart() != null) {
 				md.append("\n![").append(section.name()).append("](").append(section.chart()).append(")\n");
 			}
@@ -87,6 +95,25 @@ public final class MarkdownReport {
 		md.append("\n⚠: the rounds of this row spread over ").append((int) SummaryRow.SPREAD_FLAG_PCT)
 			.append("% ((max - min) / median); compare it with care.\n");
 		return md.toString();
+	}
+
+	private static void fastPath(StringBuilder md, Section section) {
+		SummaryRow fixed = section.rows().stream().filter((r) -> r.target().equals(FAST_PATH) && r.value() != 0)
+			.findFirst().orElse(null);
+		if (fixed == null) {
+			return;
+		}
+		StringBuilder ratios = new StringBuilder();
+		for (SummaryRow row : section.rows()) {
+			if (FAST_PATH_PEERS.contains(row.target())) {
+				ratios.append((ratios.length() > 0) ? ", " : "").append(row.target()).append(" ")
+					.append(ratio(row, fixed)).append(verdict(row, fixed, FAST_PATH, section.higherIsBetter()));
+			}
+		}
+		if (ratios.length() > 0) {
+			md.append("\nFast path: ").append(FAST_PATH).append(" (no WebFlux) against the servers that answer without "
+					+ "a framework: ").append(ratios).append(".\n");
+		}
 	}
 
 	private static SummaryRow base(Section section, String baseline) {
@@ -115,7 +142,8 @@ public final class MarkdownReport {
 
 	private static String note(SummaryRow row) {
 		StringBuilder note = new StringBuilder(row.note());
-		for (String key : List.of("mb_per_s", "direct_b_per_conn", "rss_b_per_conn", "pss_b_per_conn", "rss_mb",
+		for (String key : List.of("mb_per_s", "heap_b_per_conn", "direct_b_per_conn", "nmt_other_b_per_conn",
+				"rss_b_per_conn", "pss_b_per_conn", "rss_mb",
 				"closed_loop_errors", "server_cpu_pct", "send_lag_p99_ms")) {
 			Object value = row.extras().get(key);
 			if (value != null) {

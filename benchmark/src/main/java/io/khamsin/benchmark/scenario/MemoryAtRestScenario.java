@@ -1,21 +1,18 @@
 package io.khamsin.benchmark.scenario;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.khamsin.benchmark.os.ProcessTree;
 import io.khamsin.benchmark.target.IntegrityCheck;
-import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.TargetProcess;
-import io.khamsin.benchmark.target.TargetSpec;
 
 /**
  * {@code memory-at-rest}: the proportional set size (PSS, shared pages split between their users) of the target's
  * process tree after start and one answered request, before any load; RSS beside it. Each round starts a fresh
  * process.
  */
-final class MemoryAtRestScenario implements Scenario {
+final class MemoryAtRestScenario extends FreshProcessScenario {
 
 	@Override
 	public String name() {
@@ -28,43 +25,21 @@ final class MemoryAtRestScenario implements Scenario {
 	}
 
 	@Override
-	public boolean higherIsBetter() {
-		return false;
-	}
-
-	@Override
 	public String figure() {
 		return "PSS of the process tree after start and one answered request, before load (RSS beside)";
 	}
 
 	@Override
-	public List<Route> routes() {
-		return List.of(Route.PLAINTEXT);
-	}
-
-	@Override
-	public boolean restartsPerRound() {
-		return true;
-	}
-
-	@Override
-	public Measurement measureFresh(RunContext context, TargetSpec target, int round) {
-		try (TargetProcess process = context.launch(target, List.of())) {
-			process.awaitFirstAnswer(120);
-			IntegrityCheck.Result check = new IntegrityCheck().check(process.address(), Route.PLAINTEXT);
-			if (!check.passed()) {
-				throw new IllegalStateException(check.reason());
-			}
-			IdleConnectionsScenario.sleep(context.settings().quick() ? 1000 : 3000);
-			ProcessTree tree = new ProcessTree(process.pid());
-			double pss = tree.pssKb() / 1024.0;
-			double rss = tree.rssKb() / 1024.0;
-			Map<String, Object> extras = new LinkedHashMap<>();
-			extras.put("rss_mb", RateScenario.round1(rss));
-			context.progress().step(target.name(), round, context.settings().rounds(),
-					String.format("PSS %.1f MB, RSS %.1f MB", pss, rss));
-			return Measurement.of(pss, "", extras, extras);
-		}
+	Measurement measure(RunContext context, TargetProcess process, IntegrityCheck.Result check, double startMillis,
+			int round) {
+		sleep(context.settings().quick() ? 1000 : 3000);
+		ProcessTree tree = new ProcessTree(process.pid());
+		double pss = tree.pssKb() / 1024.0;
+		double rss = tree.rssKb() / 1024.0;
+		Map<String, Object> extras = new LinkedHashMap<>();
+		extras.put("rss_mb", RateScenario.round1(rss));
+		step(context, process, round, String.format("PSS %.1f MB, RSS %.1f MB", pss, rss));
+		return Measurement.of(pss, "", extras, extras);
 	}
 
 }

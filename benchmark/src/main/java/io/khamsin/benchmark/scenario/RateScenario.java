@@ -141,7 +141,8 @@ final class RateScenario implements Scenario {
 		}, this.p99BoundMillis, (step) -> {
 			double[] cpu = usage.get(step.rate());
 			context.progress().step(target.name(), round, settings.rounds(),
-					String.format("  %,.0f req/s %s: %s", step.rate(), step.passed() ? "PASS" : "fail",
+					String.format("  %,.0f req/s%s %s: %s", step.rate(), step.repeat() ? " (repeat)" : "",
+							step.passed() ? "PASS" : "fail",
 							step.passed() ? String.format("p99 %.3f ms, send lag p99 %.3f ms", step.result().p99Millis(),
 									step.result().sendLagP99Nanos() / 1e6) : step.reason()));
 			trials.add(trial(step, cpu));
@@ -203,6 +204,7 @@ final class RateScenario implements Scenario {
 		Map<String, Object> trial = new LinkedHashMap<>();
 		trial.put("rate", step.rate());
 		trial.put("passed", step.passed());
+		trial.put("repeat", step.repeat());
 		trial.put("reason", step.reason());
 		trial.put("achieved", round1(result.achievedRate()));
 		trial.put("completed", result.completed());

@@ -2,6 +2,7 @@ package io.khamsin.benchmark.target;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -11,8 +12,20 @@ import java.util.function.Function;
  * @param jvm whether it is a JVM (then it gets the common JVM flags, and the JVM probes apply)
  * @param command the command for a launch (without the taskset prefix)
  * @param description what it is, for the report
+ * @param classpath what a JVM target runs on (its jars name the versions in env.json), empty for others
+ * @param scenarios the only scenarios it is measured in, or empty for every scenario
  */
-public record TargetSpec(String name, boolean jvm, Function<Launch, List<String>> command, String description) {
+public record TargetSpec(String name, boolean jvm, Function<Launch, List<String>> command, String description,
+		String classpath, Set<String> scenarios) {
+
+	public TargetSpec {
+		scenarios = Set.copyOf(scenarios);
+	}
+
+	/** @return whether this target is measured in the scenario called {@code scenario} */
+	public boolean runsIn(String scenario) {
+		return this.scenarios.isEmpty() || this.scenarios.contains(scenario);
+	}
 
 	/**
 	 * One launch of a target.

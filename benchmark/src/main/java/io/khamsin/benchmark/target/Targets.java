@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The targets this machine can run, in report order. The Spring Boot targets come from the properties file that
@@ -20,11 +21,21 @@ import java.util.Properties;
 public final class Targets {
 
 	/** Every target name, in report order. */
-	public static final List<String> ALL = List.of("khamsin", "reactor-netty", "tomcat", "jetty", "netty-raw",
-			"vertx", "nginx");
+	public static final List<String> ALL = List.of("khamsin", "khamsin-fixed", "reactor-netty", "tomcat", "jetty",
+			"netty-raw", "vertx", "nginx");
 
 	/** The Spring Boot targets: the sample app on each container. */
 	public static final List<String> BOOT = List.of("khamsin", "reactor-netty", "tomcat", "jetty");
+
+	/**
+	 * The Spring Boot arguments that give target {@code khamsin-fixed} khamsin's fixed-response fast path for
+	 * {@code /plaintext}: answered without entering WebFlux, with the same bytes as the sample app's handler.
+	 */
+	public static final List<String> FIXED_RESPONSE_ARGS = List.of("--khamsin.fixed-responses[0].path=/plaintext",
+			"--khamsin.fixed-responses[0].content-type=text/plain", "--khamsin.fixed-responses[0].body=Hello, World!");
+
+	/** The scenarios of {@code khamsin-fixed}: those whose only route is {@code /plaintext}. */
+	public static final Set<String> FIXED_RESPONSE_SCENARIOS = Set.of("status", "cpu-fixed-rate", "new-connection");
 
 	/** Where Debian installs nginx. */
 	public static final Path NGINX = Path.of("/usr/sbin/nginx");
@@ -50,7 +61,14 @@ public final class Targets {
 				continue;
 			}
 			String source = built.getProperty(name + ".source", "sample-app");
-			found.put(name, boot(name, classpath, main, source));
+			found.put(name, boot(name, classpath, main, source, List.of(), Set.of()));
+			if (name.equals("khamsin")) {
+				found.put("khamsin-fixed", boot("khamsin-fixed", classpath, main, source, FIXED_RESPONSE_ARGS,
+						FIXED_RESPONSE_SCENARIOS));
+			}
+		}
+		if (!found.containsKey("khamsin")) {
+			missing.put("khamsin-fixed", "needs the khamsin target's build: " + missing.get("khamsin"));
 		}
 		found.put("netty-raw", reference("netty-raw", benchmarkClasspath, "io.khamsin.benchmark.refserver.NettyRawServer",
 				"minimal Netty 4.2 epoll server answering the routes directly"));
@@ -58,7 +76,7 @@ public final class Targets {
 				"Vert.x 5 core HTTP server answering the routes directly"));
 		if (Files.isExecutable(NGINX)) {
 			found.put("nginx", new TargetSpec("nginx", false, Targets::nginx,
-					"Debian's nginx, worker_processes 1, return 200 and static files"));
+					"Debian's nginx, worker_processes 1, return 200 and static files", "", Set.of()));
 		}
 		else {
 			missing.put("nginx", "not installed (apt-get install nginx)");
@@ -72,7 +90,8 @@ public final class Targets {
 		return ordered;
 	}
 
-	private static TargetSpec boot(String name, String classpath, String main, String source) {
+	private static TargetSpec boot(String name, String classpath, String main, String source, List<String> extraArgs,
+			Set<String> scenarios) {
 		return new TargetSpec(name, true, (launch) -> {
 			List<String> command = new ArrayList<>(List.of(javaBin()));
 			command.addAll(launch.jvmFlags());
@@ -82,13 +101,15 @@ public final class Targets {
 					// Equal keep-alive and connection limits for every target (Tomcat's defaults are 100 and 8,192).
 					"--server.tomcat.max-keep-alive-requests=-1", "--server.tomcat.max-connections=20000",
 					"--khamsin.max-connections=20000"));
+			command.addAll(extraArgs);
 			return command;
-		}, "the sample app (" + source + ") on " + containerName(name));
+		}, "the sample app (" + source + ") on " + containerName(name), classpath, scenarios);
 	}
 
 	private static String containerName(String name) {
 		return switch (name) {
 			case "khamsin" -> "the khamsin starter";
+			case "khamsin-fixed" -> "the khamsin starter, /plaintext as a fixed response (no WebFlux)";
 			case "reactor-netty" -> "Spring Boot's default container, Reactor Netty";
 			case "tomcat" -> "spring-boot-starter-tomcat (reactive)";
 			case "jetty" -> "spring-boot-starter-jetty (reactive)";
@@ -103,7 +124,7 @@ public final class Targets {
 			command.addAll(List.of("-cp", classpath, main, Integer.toString(launch.port()),
 					launch.filesDir().toString()));
 			return command;
-		}, description);
+		}, description, classpath, Set.of());
 	}
 
 	private static List<String> nginx(TargetSpec.Launch launch) {

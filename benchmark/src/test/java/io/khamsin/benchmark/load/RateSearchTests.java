@@ -37,6 +37,36 @@ class RateSearchTests {
 	}
 
 	@Test
+	void aTrialThatKeptUpButStalledOnceIsRepeatedBeforeItsRateCountsAsFailed() {
+		int[] stalls = { 1 };
+		RateSearch search = new RateSearch((rate) -> (stalls[0]-- > 0) ? result(rate, rate, 0, 50) : modelled(rate, 1_000),
+				1.0, (step) -> {
+				});
+
+		RateSearch.Outcome outcome = search.search(900, 2, 1.05, 0.9);
+
+		assertThat(outcome.rate()).isEqualTo(900);
+		assertThat(outcome.steps()).extracting(RateSearch.Step::rate).containsExactly(900.0, 900.0);
+		assertThat(outcome.steps()).extracting(RateSearch.Step::repeat).containsExactly(false, true);
+	}
+
+	@Test
+	void aRateThatFailsItsRepeatTooCountsAsFailedAndAShortfallIsNotRepeated() {
+		RateSearch search = new RateSearch((rate) -> (rate > 850) ? result(rate, rate, 0, 50) : modelled(rate, 1_000),
+				1.0, (step) -> {
+				});
+
+		RateSearch.Outcome outcome = search.search(900, 4, 1.05, 0.9);
+
+		assertThat(outcome.steps()).extracting(RateSearch.Step::rate).containsExactly(900.0, 900.0, 810.0, 855.0);
+		assertThat(outcome.rate()).isEqualTo(810);
+		RateSearch shortfalls = new RateSearch((rate) -> modelled(rate, 1_000), 1.0, (step) -> {
+		});
+		assertThat(shortfalls.search(4_000, 3).steps()).extracting(RateSearch.Step::rate)
+			.containsExactly(4_000.0, 2_000.0, 1_000.0);
+	}
+
+	@Test
 	void errorsAndAShortfallOfTheOfferedRateFailATrialWhateverItsLatency() {
 		RateSearch search = new RateSearch((rate) -> null, 1.0, (step) -> {
 		});

@@ -14,7 +14,9 @@ import java.util.Map;
 
 /**
  * A plain socket speaking HTTP/1.1 by hand, for tests that need exact control of the bytes on the wire
- * (pipelining, chunking, slow clients, malformed requests). Reads responses with their framing.
+ * (pipelining, chunking, slow clients, malformed requests, {@code Expect: 100-continue}, HEAD framing) and to see
+ * what the usual clients hide: whether a body ended as its framing says and whether the server closed the
+ * connection. Reads responses as RFC 9112 section 6 frames them.
  */
 public final class RawHttpConnection implements Closeable {
 
@@ -46,6 +48,11 @@ public final class RawHttpConnection implements Closeable {
 		return this.socket;
 	}
 
+	/** @return the client's port, as the server sees it in the remote address */
+	public int localPort() {
+		return this.socket.getLocalPort();
+	}
+
 	/**
 	 * Read one response; {@code headRequest} says it answers a HEAD (no body whatever the headers say).
 	 */
@@ -64,24 +71,37 @@ public final class RawHttpConnection implements Closeable {
 			String value = line.substring(colon + 1).trim();
 			headers.merge(name, value, (a, b) -> a + ", " + b);
 		}
-		byte[] body;
 		if (headRequest || status / 100 == 1 || status == 204 || status == 304) {
-			body = new byte[0];
+			return new Response(statusLine, status, headers, new byte[0], true);
 		}
-		else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-			body = readChunked();
+		if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+			ByteArrayOutputStream body = new ByteArrayOutputStream();
+			boolean complete = readChunked(body);
+			return new Response(statusLine, status, headers, body.toByteArray(), complete);
 		}
-		else if (headers.containsKey("content-length")) {
-			body = this.in.readNBytes(Integer.parseInt(headers.get("content-length")));
+		if (headers.containsKey("content-length")) {
+			int length = Integer.parseInt(headers.get("content-length"));
+			byte[] body = this.in.readNBytes(length);
+			return new Response(statusLine, status, headers, body, body.length == length);
 		}
-		else {
-			body = this.in.readAllBytes();
-		}
-		return new Response(statusLine, status, headers, body);
+		return new Response(statusLine, status, headers, this.in.readAllBytes(), true);
 	}
 
 	public Response read() throws IOException {
 		return read(false);
+	}
+
+	/** Read the answer to a HEAD request: its head only, whatever its framing headers say. */
+	public Response readHead() throws IOException {
+		return read(true);
+	}
+
+	/**
+	 * Whether the server closed the connection: a read returns end of stream (or reset) within the read timeout
+	 * of 10 seconds.
+	 */
+	public boolean isClosedByServer() throws IOException {
+		return isClosedByServer(this.socket.getSoTimeout());
 	}
 
 	/**
@@ -106,12 +126,12 @@ public final class RawHttpConnection implements Closeable {
 		}
 	}
 
-	private byte[] readChunked() throws IOException {
-		ByteArrayOutputStream body = new ByteArrayOutputStream();
+	/** @return whether the body ended with its last chunk, rather than by the connection closing inside it */
+	private boolean readChunked(ByteArrayOutputStream body) throws IOException {
 		while (true) {
 			String sizeLine = readLine();
 			if (sizeLine == null) {
-				throw new IOException("Connection closed inside a chunked body");
+				return false;
 			}
 			int semicolon = sizeLine.indexOf(';');
 			int size = Integer.parseInt((semicolon >= 0) ? sizeLine.substring(0, semicolon) : sizeLine.trim(), 16);
@@ -120,10 +140,13 @@ public final class RawHttpConnection implements Closeable {
 				while ((trailer = readLine()) != null && !trailer.isEmpty()) {
 					// trailers are ignored
 				}
-				return body.toByteArray();
+				return true;
 			}
-			body.write(this.in.readNBytes(size));
-			readLine();
+			byte[] chunk = this.in.readNBytes(size);
+			body.write(chunk);
+			if (chunk.length < size || readLine() == null) {
+				return false;
+			}
 		}
 	}
 
@@ -148,8 +171,15 @@ public final class RawHttpConnection implements Closeable {
 
 	/**
 	 * A response as read from the wire.
+	 *
+	 * @param statusLine its status line
+	 * @param status its status code
+	 * @param headers its header fields by lower-case name, repeated fields joined with ", "
+	 * @param body its body, decoded from chunks when it was chunked
+	 * @param complete whether the body ended as its framing says (the last chunk, or all of Content-Length) rather
+	 * than by the connection closing early
 	 */
-	public record Response(String statusLine, int status, Map<String, String> headers, byte[] body) {
+	public record Response(String statusLine, int status, Map<String, String> headers, byte[] body, boolean complete) {
 
 		public String header(String name) {
 			return this.headers.get(name.toLowerCase(Locale.ROOT));

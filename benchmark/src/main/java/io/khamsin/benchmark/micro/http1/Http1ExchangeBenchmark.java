@@ -1,23 +1,9 @@
 package io.khamsin.benchmark.micro.http1;
 
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
-
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.util.ReferenceCountUtil;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.MediaType;
@@ -35,17 +21,7 @@ import io.khamsin.container.http1.Http1ChannelInitializer;
  * request decode, the Spring {@code HttpHandler} answering 13 bytes of text/plain, response encode and write.
  * The engine's share of a status request, without sockets.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class Http1ExchangeBenchmark {
-
-	private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
-
-	EmbeddedChannel channel;
+public class Http1ExchangeBenchmark extends EmbeddedChannelBenchmark {
 
 	ByteBuf request;
 
@@ -61,24 +37,14 @@ public class Http1ExchangeBenchmark {
 		ServerContext context = new ServerContext(config, handler, new ConnectionRegistry(config.maxConnections()),
 				new GuardCounters());
 		this.channel = new EmbeddedChannel(new Http1ChannelInitializer(context));
-		this.request = Unpooled.unreleasableBuffer(Unpooled
-			.wrappedBuffer("GET /plaintext HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+		this.request = unreleasable(PLAINTEXT_REQUEST);
 	}
 
 	@Benchmark
 	public void exchange(Blackhole blackhole) {
 		this.channel.writeInbound(this.request.duplicate());
 		this.channel.runPendingTasks();
-		Object message;
-		while ((message = this.channel.readOutbound()) != null) {
-			blackhole.consume(message);
-			ReferenceCountUtil.release(message);
-		}
-	}
-
-	@TearDown
-	public void tearDown() {
-		this.channel.finishAndReleaseAll();
+		consumeOutbound(blackhole);
 	}
 
 }
