@@ -87,7 +87,8 @@ class KhamsinMeterBinderTests {
 			assertThat(timer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
 		});
 		String scrape = this.registry.scrape();
-		assertThat(scrape).contains("khamsin_requests_seconds_count{path=\"handler\",protocol=\"h1\",route=\"other\",status=\"2xx\"} 25");
+		assertThat(scrape).contains(
+				"khamsin_requests_seconds_count{path=\"handler\",protocol=\"h1\",route=\"other\",status=\"2xx\"} 25");
 		assertThat(scrape).contains("le=\"0.1\"");
 		assertThat(buckets(scrape)).hasSizeGreaterThan(10).isSorted().endsWith(25.0);
 		assertThat(scrape).contains("khamsin_bytes_received_bytes_total", "khamsin_bytes_sent_bytes_total",

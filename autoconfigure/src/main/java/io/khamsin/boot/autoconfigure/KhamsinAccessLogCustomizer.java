@@ -8,7 +8,8 @@ import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 /**
  * Applies {@link KhamsinAccessLogProperties} to a {@link KhamsinReactiveWebServerFactory}.
  */
-public class KhamsinAccessLogCustomizer implements WebServerFactoryCustomizer<KhamsinReactiveWebServerFactory>, Ordered {
+public class KhamsinAccessLogCustomizer
+		implements WebServerFactoryCustomizer<KhamsinReactiveWebServerFactory>, Ordered {
 
 	private final KhamsinAccessLogProperties properties;
 

@@ -17,8 +17,8 @@ import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
  * Assembles the HTTP/1.1 pipeline of a new connection, in order: the byte counter (when figures are on), the
- * decoder and encoder, and the connection's state machine, which hands each request to the Spring handler. A connection beyond
- * {@code maxConnections} is closed at once.
+ * decoder and encoder, and the connection's state machine, which hands each request to the Spring handler. A
+ * connection beyond {@code maxConnections} is closed at once.
  */
 public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 

@@ -7,11 +7,11 @@ import io.khamsin.container.accesslog.AccessLog;
 import io.khamsin.container.bridge.HttpExchange;
 
 /**
- * The figures of one connection, and its access log lines, kept by its protocol handler on the reactor's thread. The latency clock of a
- * request starts at the first byte of its head ({@link #headStarted()}) and stops when the last write of its
- * response completes ({@link #requestCompleted}). Pipelined requests keep their own start times in arrival
- * order, and write completions on a connection arrive in order, so two small rings of longs hold everything
- * in flight: nothing is allocated per request.
+ * The figures of one connection, and its access log lines, kept by its protocol handler on the reactor's thread.
+ * The latency clock of a request starts at the first byte of its head ({@link #headStarted()}) and stops when the
+ * last write of its response completes ({@link #requestCompleted}). Pipelined requests keep their own start times
+ * in arrival order, and write completions on a connection arrive in order, so two small rings of longs hold
+ * everything in flight: nothing is allocated per request.
  * <p>
  * A protocol handler calls, in order: {@link #headStarted()} when bytes of a new request head arrive,
  * {@link #headReceived()} when the head is decoded, {@link #requestStarted()} when the request is dispatched,

@@ -135,7 +135,7 @@ public final class ReactorMetrics {
 	}
 
 	/**
-	 * The handler that counts the bytes of this reactor's connections, to place first in their pipelines.
+	 * The handler that counts the bytes written to this reactor's connections, to place first in their pipelines.
 	 * @return the handler, shared by the reactor's connections
 	 */
 	public TrafficCounter trafficCounter() {
