@@ -44,15 +44,19 @@ final class Http1ServerCodec {
 
 	}
 
-	private final ArrayDeque<HttpMethod> methods = new ArrayDeque<>(2);
-
 	private final RequestDecoder decoder;
 
 	private final ResponseEncoder encoder;
 
+	// The methods of the requests decoded and not yet answered, oldest first: the oldest in a field, the requests
+	// pipelined behind it in a queue created when first needed, so that a connection that never pipelined has none.
+	private HttpMethod oldestMethod;
+
+	private ArrayDeque<HttpMethod> laterMethods;
+
 	Http1ServerCodec(HttpDecoderConfig config, Listener listener) {
-		this.decoder = new RequestDecoder(config, listener, this.methods);
-		this.encoder = new ResponseEncoder(this.methods);
+		this.decoder = new RequestDecoder(config, listener, this);
+		this.encoder = new ResponseEncoder(this);
 	}
 
 	RequestDecoder decoder() {
@@ -67,19 +71,40 @@ final class Http1ServerCodec {
 	 * A response to the oldest request went out already encoded, past the encoder: forget that request's method.
 	 */
 	void responseWrittenDirectly() {
-		this.methods.poll();
+		answered();
+	}
+
+	private void decoded(HttpMethod method) {
+		if (this.oldestMethod == null && (this.laterMethods == null || this.laterMethods.isEmpty())) {
+			this.oldestMethod = method;
+		}
+		else {
+			if (this.laterMethods == null) {
+				this.laterMethods = new ArrayDeque<>(4);
+			}
+			this.laterMethods.add(method);
+		}
+	}
+
+	private HttpMethod answered() {
+		HttpMethod method = this.oldestMethod;
+		if (method != null) {
+			this.oldestMethod = null;
+			return method;
+		}
+		return (this.laterMethods != null) ? this.laterMethods.poll() : null;
 	}
 
 	static final class RequestDecoder extends HttpRequestDecoder {
 
 		private final Listener listener;
 
-		private final ArrayDeque<HttpMethod> methods;
+		private final Http1ServerCodec codec;
 
-		RequestDecoder(HttpDecoderConfig config, Listener listener, ArrayDeque<HttpMethod> methods) {
+		RequestDecoder(HttpDecoderConfig config, Listener listener, Http1ServerCodec codec) {
 			super(config);
 			this.listener = listener;
-			this.methods = methods;
+			this.codec = codec;
 		}
 
 		@Override
@@ -99,7 +124,7 @@ final class Http1ServerCodec {
 			super.decode(ctx, buffer, out);
 			for (int i = before; i < out.size(); i++) {
 				if (out.get(i) instanceof HttpRequest request) {
-					this.methods.add(request.method());
+					this.codec.decoded(request.method());
 				}
 			}
 		}
@@ -114,10 +139,10 @@ final class Http1ServerCodec {
 
 	static final class ResponseEncoder extends HttpResponseEncoder {
 
-		private final ArrayDeque<HttpMethod> methods;
+		private final Http1ServerCodec codec;
 
-		ResponseEncoder(ArrayDeque<HttpMethod> methods) {
-			this.methods = methods;
+		ResponseEncoder(Http1ServerCodec codec) {
+			this.codec = codec;
 		}
 
 		@Override
@@ -126,7 +151,7 @@ final class Http1ServerCodec {
 				// An interim response answers no request of its own.
 				return super.isContentAlwaysEmpty(response);
 			}
-			HttpMethod method = this.methods.poll();
+			HttpMethod method = this.codec.answered();
 			return HttpMethod.HEAD.equals(method) || super.isContentAlwaysEmpty(response);
 		}
 
