@@ -1,10 +1,14 @@
 package io.khamsin.container.http1;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.util.concurrent.EventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
@@ -38,10 +42,16 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
 	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
+	private final HttpDecoderConfig decoderConfig;
+
+	private final Map<EventExecutor, RequestDecoderPool> decoders = new ConcurrentHashMap<>();
+
 	public Http1ChannelInitializer(ServerContext context) {
 		this.context = context;
 		this.config = context.config();
 		this.fixedResponses = FixedResponses.encode(this.config.fixedResponses(), this.config.serverHeader());
+		this.decoderConfig = new HttpDecoderConfig().setMaxInitialLineLength(this.config.maxInitialLineLength())
+			.setMaxHeaderSize(this.config.maxHeaderSize());
 	}
 
 	/**
@@ -50,7 +60,7 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 	public static void preload() {
 		ClassLoader loader = Http1ChannelInitializer.class.getClassLoader();
 		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, Http1ServerCodec.class, FixedResponses.class,
-				DateHeader.class, HttpDecoderConfig.class }) {
+				DateHeader.class, HttpDecoderConfig.class, RequestDecoderPool.class }) {
 			try {
 				Class.forName(type.getName(), true, loader);
 			}
@@ -73,12 +83,11 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 			channel.close();
 			return;
 		}
-		HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
-			.setMaxInitialLineLength(this.config.maxInitialLineLength())
-			.setMaxHeaderSize(this.config.maxHeaderSize());
+		RequestDecoderPool decoders = this.decoders.computeIfAbsent(channel.eventLoop(),
+				(loop) -> new RequestDecoderPool(this.decoderConfig));
 		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.fixedResponses, this.bufferFactory,
 				reactor.newConnection(Protocol.H1, this.context.accessLog()));
-		Http1ServerCodec codec = new Http1ServerCodec(decoderConfig, handler);
+		Http1ServerCodec codec = new Http1ServerCodec(decoders, handler);
 		handler.codec(codec);
 		if (reactor.enabled()) {
 			channel.pipeline().addLast("traffic", reactor.trafficCounter());

@@ -1,15 +1,11 @@
 package io.khamsin.container.http1;
 
 import java.util.ArrayDeque;
-import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpMessage;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpStatusClass;
@@ -20,7 +16,8 @@ import io.netty.handler.codec.http.HttpStatusClass;
  * more indirection), with two additions the connection handler needs: it hears of every read that reaches the decoder (so that a
  * request head sent slowly can be timed from its first byte), and of requests that carry both
  * {@code Transfer-Encoding: chunked} and {@code Content-Length} (answered, then the connection is closed:
- * RFC 9112, section 6.1).
+ * RFC 9112, section 6.1). The decoder is borrowed from the reactor's {@link RequestDecoderPool} only while a
+ * request arrives.
  */
 final class Http1ServerCodec {
 
@@ -54,8 +51,8 @@ final class Http1ServerCodec {
 
 	private ArrayDeque<HttpMethod> laterMethods;
 
-	Http1ServerCodec(HttpDecoderConfig config, Listener listener) {
-		this.decoder = new RequestDecoder(config, listener, this);
+	Http1ServerCodec(RequestDecoderPool decoders, Listener listener) {
+		this.decoder = new RequestDecoder(decoders, this, listener);
 		this.encoder = new ResponseEncoder(this);
 	}
 
@@ -74,7 +71,7 @@ final class Http1ServerCodec {
 		answered();
 	}
 
-	private void decoded(HttpMethod method) {
+	void decoded(HttpMethod method) {
 		if (this.oldestMethod == null && (this.laterMethods == null || this.laterMethods.isEmpty())) {
 			this.oldestMethod = method;
 		}
@@ -95,44 +92,93 @@ final class Http1ServerCodec {
 		return (this.laterMethods != null) ? this.laterMethods.poll() : null;
 	}
 
-	static final class RequestDecoder extends HttpRequestDecoder {
+	/**
+	 * The decoder in a connection's pipeline: borrows a decoder from its reactor's pool when bytes arrive and gives
+	 * it back at the end of a read that left it between requests, so that an idle keep-alive connection holds only
+	 * this handler. A decoder that saw the connection close or leave HTTP/1.1 is not given back.
+	 */
+	static final class RequestDecoder extends ChannelInboundHandlerAdapter {
 
-		private final Listener listener;
+		private final RequestDecoderPool pool;
 
 		private final Http1ServerCodec codec;
 
-		RequestDecoder(HttpDecoderConfig config, Listener listener, Http1ServerCodec codec) {
-			super(config);
-			this.listener = listener;
+		private final Listener listener;
+
+		private RequestDecoderPool.LentDecoder decoder;
+
+		RequestDecoder(RequestDecoderPool pool, Http1ServerCodec codec, Listener listener) {
+			this.pool = pool;
 			this.codec = codec;
+			this.listener = listener;
+		}
+
+		boolean holdsDecoder() {
+			return this.decoder != null;
 		}
 
 		@Override
 		public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+			RequestDecoderPool.LentDecoder decoder = this.decoder;
 			if (msg instanceof ByteBuf bytes) {
 				this.listener.bytesRead(bytes.readableBytes());
-			}
-			super.channelRead(ctx, msg);
-		}
-
-		@Override
-		protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
-			if (buffer.isReadable()) {
-				this.listener.bytesReceived();
-			}
-			int before = out.size();
-			super.decode(ctx, buffer, out);
-			for (int i = before; i < out.size(); i++) {
-				if (out.get(i) instanceof HttpRequest request) {
-					this.codec.decoded(request.method());
+				if (decoder == null) {
+					decoder = this.pool.lend(this.codec, this.listener);
+					this.decoder = decoder;
 				}
 			}
+			if (decoder != null) {
+				decoder.channelRead(ctx, msg);
+			}
+			else {
+				ctx.fireChannelRead(msg);
+			}
 		}
 
 		@Override
-		protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
-			super.handleTransferEncodingChunkedWithContentLength(message);
-			this.listener.closeAfterResponse();
+		public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+			RequestDecoderPool.LentDecoder decoder = this.decoder;
+			if (decoder == null) {
+				ctx.fireChannelReadComplete();
+				return;
+			}
+			decoder.channelReadComplete(ctx);
+			if (this.decoder == decoder && decoder.isBetweenRequests()) {
+				this.decoder = null;
+				this.pool.giveBack(decoder);
+			}
+		}
+
+		@Override
+		public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+			RequestDecoderPool.LentDecoder decoder = this.decoder;
+			this.decoder = null;
+			if (decoder != null) {
+				decoder.channelInactive(ctx);
+			}
+			else {
+				ctx.fireChannelInactive();
+			}
+		}
+
+		@Override
+		public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+			if (this.decoder != null) {
+				this.decoder.userEventTriggered(ctx, event);
+			}
+			else {
+				ctx.fireUserEventTriggered(event);
+			}
+		}
+
+		@Override
+		public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
+			// Bytes the decoder still holds go to the handler that takes over the connection (a WebSocket decoder).
+			RequestDecoderPool.LentDecoder decoder = this.decoder;
+			this.decoder = null;
+			if (decoder != null) {
+				decoder.handlerRemoved(ctx);
+			}
 		}
 
 	}

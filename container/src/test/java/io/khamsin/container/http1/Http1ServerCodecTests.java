@@ -1,6 +1,8 @@
 package io.khamsin.container.http1;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -9,10 +11,11 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,27 +24,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The decoder and encoder pair on an embedded channel: each response is encoded for the method of the request it
- * answers, in order, however the requests were pipelined.
+ * answers, in order, however the requests were pipelined; a connection holds a decoder only while a request
+ * arrives, and a decoder goes to another connection only when it stands between requests.
  */
 class Http1ServerCodecTests {
 
-	private final Http1ServerCodec codec = new Http1ServerCodec(new HttpDecoderConfig(), new Http1ServerCodec.Listener() {
+	private final RequestDecoderPool decoders = new RequestDecoderPool(new HttpDecoderConfig());
 
-		@Override
-		public void bytesReceived() {
-		}
-
-		@Override
-		public void bytesRead(int bytes) {
-		}
-
-		@Override
-		public void closeAfterResponse() {
-		}
-
-	});
+	private final Http1ServerCodec codec = newCodec();
 
 	private final EmbeddedChannel channel = new EmbeddedChannel(this.codec.decoder(), this.codec.encoder());
+
+	private final List<HttpObject> received = new ArrayList<>();
+
+	private Http1ServerCodec newCodec() {
+		return new Http1ServerCodec(this.decoders, new Http1ServerCodec.Listener() {
+
+			@Override
+			public void bytesReceived() {
+			}
+
+			@Override
+			public void bytesRead(int bytes) {
+			}
+
+			@Override
+			public void closeAfterResponse() {
+			}
+
+		});
+	}
 
 	@AfterEach
 	void close() {
@@ -64,13 +76,112 @@ class Http1ServerCodecTests {
 		assertThat(answer("b")).endsWith("\r\n\r\nb");
 	}
 
-	private void receive(String requests) {
-		this.channel.writeInbound(Unpooled.copiedBuffer(requests, StandardCharsets.US_ASCII));
+	@Test
+	void anIdleConnectionHoldsNoDecoder() {
+		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+		assertThat(this.received).hasSize(2);
+		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		assertThat(this.decoders.idle()).isOne();
+	}
+
+	@Test
+	void aRequestHeadSplitAcrossReadsKeepsItsDecoderUntilItEnds() {
+		receive("GET /a HTTP/1.1\r\n");
+		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		receive("Host: a\r\n");
+		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		receive("\r\n");
+		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		assertThat(this.received).hasSize(2);
+		assertThat(((HttpRequest) this.received.get(0)).uri()).isEqualTo("/a");
+	}
+
+	@Test
+	void aRequestBodySplitAcrossReadsKeepsItsDecoderUntilItEnds() {
+		receive("POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\n\r\nabc");
+		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		receive("def");
+		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		assertThat(this.received).hasSize(3).last().isInstanceOf(LastHttpContent.class);
+	}
+
+	@Test
+	void aPipelinedRequestCutOffByTheEndOfAReadKeepsItsDecoder() {
+		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HT");
+		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		receive("TP/1.1\r\nHost: a\r\n\r\n");
+		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		assertThat(this.received).hasSize(4);
+		assertThat(((HttpRequest) this.received.get(2)).uri()).isEqualTo("/b");
+	}
+
+	@Test
+	void connectionsTakeTurnsWithOneDecoder() {
+		Http1ServerCodec other = newCodec();
+		EmbeddedChannel otherChannel = new EmbeddedChannel(other.decoder(), other.encoder());
+		try {
+			receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+			otherChannel.writeInbound(Unpooled.copiedBuffer("GET /b HTTP/1.1\r\nHost: a\r\n\r\n", StandardCharsets.US_ASCII));
+			receive("GET /c HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(this.decoders.idle()).isOne();
+			assertThat(((HttpRequest) otherChannel.readInbound()).uri()).isEqualTo("/b");
+		}
+		finally {
+			otherChannel.finishAndReleaseAll();
+		}
+		assertThat(((HttpRequest) this.received.get(2)).uri()).isEqualTo("/c");
+	}
+
+	@Test
+	void aDecoderInTheMiddleOfARequestIsNotLentToAnotherConnection() {
+		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+		receive("GET /b HTTP/1.1\r\n");
+		Http1ServerCodec other = newCodec();
+		EmbeddedChannel otherChannel = new EmbeddedChannel(other.decoder(), other.encoder());
+		try {
+			otherChannel.writeInbound(Unpooled.copiedBuffer("GET /c HTTP/1.1\r\nHost: a\r\n\r\n", StandardCharsets.US_ASCII));
+			assertThat(((HttpRequest) otherChannel.readInbound()).uri()).isEqualTo("/c");
+		}
+		finally {
+			otherChannel.finishAndReleaseAll();
+		}
+		receive("Host: a\r\n\r\n");
+		assertThat(((HttpRequest) this.received.get(2)).uri()).isEqualTo("/b");
+		assertThat(this.decoders.idle()).isEqualTo(2);
+	}
+
+	@Test
+	void aDecoderThatRejectedARequestStaysWithItsConnection() {
+		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+		receive("NOT HTTP\r\n\r\n");
+		assertThat(this.received).hasSize(3);
+		assertThat(this.received.get(2).decoderResult().isFailure()).isTrue();
+		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		assertThat(this.decoders.idle()).isZero();
+		receive("GET /b HTTP/1.1\r\nHost: a\r\n\r\n");
+		assertThat(this.received).hasSize(3);
+	}
+
+	@Test
+	void bytesTheDecoderHoldsGoToTheNextHandlerWhenItIsRemoved() {
+		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b");
+		this.channel.pipeline().remove(this.codec.decoder());
+		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		ByteBuf rest = this.channel.readInbound();
+		try {
+			assertThat(rest.toString(StandardCharsets.US_ASCII)).isEqualTo("GET /b");
+		}
+		finally {
+			rest.release();
+		}
+	}
+
+	private void receive(String bytes) {
+		this.channel.writeInbound(Unpooled.copiedBuffer(bytes, StandardCharsets.US_ASCII));
 		Object message;
 		while ((message = this.channel.readInbound()) != null) {
-			if (message instanceof HttpRequest request) {
-				assertThat(request.method()).isIn(HttpMethod.GET, HttpMethod.HEAD);
-			}
+			assertThat(message).isInstanceOf(HttpObject.class);
+			this.received.add((HttpObject) message);
 			ReferenceCountUtil.release(message);
 		}
 	}
