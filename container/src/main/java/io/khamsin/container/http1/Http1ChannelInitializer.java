@@ -44,7 +44,7 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
 	private final HttpDecoderConfig decoderConfig;
 
-	private final Map<EventExecutor, RequestDecoderPool> decoders = new ConcurrentHashMap<>();
+	private final Map<EventExecutor, CodecPool> codecs = new ConcurrentHashMap<>();
 
 	public Http1ChannelInitializer(ServerContext context) {
 		this.context = context;
@@ -60,7 +60,7 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 	public static void preload() {
 		ClassLoader loader = Http1ChannelInitializer.class.getClassLoader();
 		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, Http1ServerCodec.class, FixedResponses.class,
-				DateHeader.class, HttpDecoderConfig.class, RequestDecoderPool.class }) {
+				DateHeader.class, HttpDecoderConfig.class, CodecPool.class }) {
 			try {
 				Class.forName(type.getName(), true, loader);
 			}
@@ -83,11 +83,11 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 			channel.close();
 			return;
 		}
-		RequestDecoderPool decoders = this.decoders.computeIfAbsent(channel.eventLoop(),
-				(loop) -> new RequestDecoderPool(this.decoderConfig));
+		CodecPool codecs = this.codecs.computeIfAbsent(channel.eventLoop(),
+				(loop) -> new CodecPool(this.decoderConfig));
 		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.fixedResponses, this.bufferFactory,
 				reactor.newConnection(Protocol.H1, this.context.accessLog()));
-		Http1ServerCodec codec = new Http1ServerCodec(decoders, handler);
+		Http1ServerCodec codec = new Http1ServerCodec(codecs, handler);
 		handler.codec(codec);
 		if (reactor.enabled()) {
 			channel.pipeline().addLast("traffic", reactor.trafficCounter());

@@ -5,10 +5,9 @@ import java.util.ArrayDeque;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseEncoder;
-import io.netty.handler.codec.http.HttpStatusClass;
 
 /**
  * Netty's HTTP/1.1 request decoder and response encoder, paired as {@code HttpServerCodec} pairs them but added to
@@ -16,8 +15,8 @@ import io.netty.handler.codec.http.HttpStatusClass;
  * more indirection), with two additions the connection handler needs: it hears of every read that reaches the decoder (so that a
  * request head sent slowly can be timed from its first byte), and of requests that carry both
  * {@code Transfer-Encoding: chunked} and {@code Content-Length} (answered, then the connection is closed:
- * RFC 9112, section 6.1). The decoder is borrowed from the reactor's {@link RequestDecoderPool} only while a
- * request arrives.
+ * RFC 9112, section 6.1). Netty's decoder and encoder are borrowed from the reactor's {@link CodecPool} only while
+ * a request arrives or a response leaves.
  */
 final class Http1ServerCodec {
 
@@ -51,9 +50,9 @@ final class Http1ServerCodec {
 
 	private ArrayDeque<HttpMethod> laterMethods;
 
-	Http1ServerCodec(RequestDecoderPool decoders, Listener listener) {
-		this.decoder = new RequestDecoder(decoders, this, listener);
-		this.encoder = new ResponseEncoder(this);
+	Http1ServerCodec(CodecPool pool, Listener listener) {
+		this.decoder = new RequestDecoder(pool, this, listener);
+		this.encoder = new ResponseEncoder(pool, this);
 	}
 
 	RequestDecoder decoder() {
@@ -83,7 +82,7 @@ final class Http1ServerCodec {
 		}
 	}
 
-	private HttpMethod answered() {
+	HttpMethod answered() {
 		HttpMethod method = this.oldestMethod;
 		if (method != null) {
 			this.oldestMethod = null;
@@ -99,15 +98,15 @@ final class Http1ServerCodec {
 	 */
 	static final class RequestDecoder extends ChannelInboundHandlerAdapter {
 
-		private final RequestDecoderPool pool;
+		private final CodecPool pool;
 
 		private final Http1ServerCodec codec;
 
 		private final Listener listener;
 
-		private RequestDecoderPool.LentDecoder decoder;
+		private CodecPool.LentDecoder decoder;
 
-		RequestDecoder(RequestDecoderPool pool, Http1ServerCodec codec, Listener listener) {
+		RequestDecoder(CodecPool pool, Http1ServerCodec codec, Listener listener) {
 			this.pool = pool;
 			this.codec = codec;
 			this.listener = listener;
@@ -119,11 +118,11 @@ final class Http1ServerCodec {
 
 		@Override
 		public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-			RequestDecoderPool.LentDecoder decoder = this.decoder;
+			CodecPool.LentDecoder decoder = this.decoder;
 			if (msg instanceof ByteBuf bytes) {
 				this.listener.bytesRead(bytes.readableBytes());
 				if (decoder == null) {
-					decoder = this.pool.lend(this.codec, this.listener);
+					decoder = this.pool.lendDecoder(this.codec, this.listener);
 					this.decoder = decoder;
 				}
 			}
@@ -137,7 +136,7 @@ final class Http1ServerCodec {
 
 		@Override
 		public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-			RequestDecoderPool.LentDecoder decoder = this.decoder;
+			CodecPool.LentDecoder decoder = this.decoder;
 			if (decoder == null) {
 				ctx.fireChannelReadComplete();
 				return;
@@ -151,7 +150,7 @@ final class Http1ServerCodec {
 
 		@Override
 		public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-			RequestDecoderPool.LentDecoder decoder = this.decoder;
+			CodecPool.LentDecoder decoder = this.decoder;
 			this.decoder = null;
 			if (decoder != null) {
 				decoder.channelInactive(ctx);
@@ -174,7 +173,7 @@ final class Http1ServerCodec {
 		@Override
 		public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
 			// Bytes the decoder still holds go to the handler that takes over the connection (a WebSocket decoder).
-			RequestDecoderPool.LentDecoder decoder = this.decoder;
+			CodecPool.LentDecoder decoder = this.decoder;
 			this.decoder = null;
 			if (decoder != null) {
 				decoder.handlerRemoved(ctx);
@@ -183,22 +182,58 @@ final class Http1ServerCodec {
 
 	}
 
-	static final class ResponseEncoder extends HttpResponseEncoder {
+	/**
+	 * The encoder in a connection's pipeline: borrows an encoder from its reactor's pool for each response and gives
+	 * it back once the response's last part is encoded. An encoder that failed, or saw the connection leave
+	 * HTTP/1.1 in the middle of a response, is not given back.
+	 */
+	static final class ResponseEncoder extends ChannelOutboundHandlerAdapter {
+
+		private final CodecPool pool;
 
 		private final Http1ServerCodec codec;
 
-		ResponseEncoder(Http1ServerCodec codec) {
+		private CodecPool.LentEncoder encoder;
+
+		private boolean writing;
+
+		ResponseEncoder(CodecPool pool, Http1ServerCodec codec) {
+			this.pool = pool;
 			this.codec = codec;
 		}
 
+		boolean holdsEncoder() {
+			return this.encoder != null;
+		}
+
 		@Override
-		protected boolean isContentAlwaysEmpty(HttpResponse response) {
-			if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
-				// An interim response answers no request of its own.
-				return super.isContentAlwaysEmpty(response);
+		public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+			CodecPool.LentEncoder encoder = this.encoder;
+			if (encoder == null) {
+				encoder = this.pool.lendEncoder(this.codec);
+				this.encoder = encoder;
 			}
-			HttpMethod method = this.codec.answered();
-			return HttpMethod.HEAD.equals(method) || super.isContentAlwaysEmpty(response);
+			if (this.writing) {
+				// A write from a listener of the write in progress: the outer write gives the encoder back.
+				encoder.write(ctx, msg, promise);
+				return;
+			}
+			this.writing = true;
+			try {
+				encoder.write(ctx, msg, promise);
+			}
+			finally {
+				this.writing = false;
+			}
+			if (this.encoder == encoder && encoder.isBetweenResponses()) {
+				this.encoder = null;
+				this.pool.giveBack(encoder);
+			}
+		}
+
+		@Override
+		public void handlerRemoved(ChannelHandlerContext ctx) {
+			this.encoder = null;
 		}
 
 	}

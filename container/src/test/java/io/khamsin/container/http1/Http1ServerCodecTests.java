@@ -7,13 +7,18 @@ import java.util.List;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.EncoderException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
@@ -21,15 +26,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The decoder and encoder pair on an embedded channel: each response is encoded for the method of the request it
  * answers, in order, however the requests were pipelined; a connection holds a decoder only while a request
- * arrives, and a decoder goes to another connection only when it stands between requests.
+ * arrives and an encoder only while a response leaves, and either goes to another connection only when it stands
+ * between two messages.
  */
 class Http1ServerCodecTests {
 
-	private final RequestDecoderPool decoders = new RequestDecoderPool(new HttpDecoderConfig());
+	private final CodecPool pool = new CodecPool(new HttpDecoderConfig());
 
 	private final Http1ServerCodec codec = newCodec();
 
@@ -38,7 +45,7 @@ class Http1ServerCodecTests {
 	private final List<HttpObject> received = new ArrayList<>();
 
 	private Http1ServerCodec newCodec() {
-		return new Http1ServerCodec(this.decoders, new Http1ServerCodec.Listener() {
+		return new Http1ServerCodec(this.pool, new Http1ServerCodec.Listener() {
 
 			@Override
 			public void bytesReceived() {
@@ -81,7 +88,7 @@ class Http1ServerCodecTests {
 		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
 		assertThat(this.received).hasSize(2);
 		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
-		assertThat(this.decoders.idle()).isOne();
+		assertThat(this.pool.idleDecoders()).isOne();
 	}
 
 	@Test
@@ -121,9 +128,9 @@ class Http1ServerCodecTests {
 		EmbeddedChannel otherChannel = new EmbeddedChannel(other.decoder(), other.encoder());
 		try {
 			receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
-			otherChannel.writeInbound(Unpooled.copiedBuffer("GET /b HTTP/1.1\r\nHost: a\r\n\r\n", StandardCharsets.US_ASCII));
+			otherChannel.writeInbound(ascii("GET /b HTTP/1.1\r\nHost: a\r\n\r\n"));
 			receive("GET /c HTTP/1.1\r\nHost: a\r\n\r\n");
-			assertThat(this.decoders.idle()).isOne();
+			assertThat(this.pool.idleDecoders()).isOne();
 			assertThat(((HttpRequest) otherChannel.readInbound()).uri()).isEqualTo("/b");
 		}
 		finally {
@@ -139,7 +146,7 @@ class Http1ServerCodecTests {
 		Http1ServerCodec other = newCodec();
 		EmbeddedChannel otherChannel = new EmbeddedChannel(other.decoder(), other.encoder());
 		try {
-			otherChannel.writeInbound(Unpooled.copiedBuffer("GET /c HTTP/1.1\r\nHost: a\r\n\r\n", StandardCharsets.US_ASCII));
+			otherChannel.writeInbound(ascii("GET /c HTTP/1.1\r\nHost: a\r\n\r\n"));
 			assertThat(((HttpRequest) otherChannel.readInbound()).uri()).isEqualTo("/c");
 		}
 		finally {
@@ -147,7 +154,7 @@ class Http1ServerCodecTests {
 		}
 		receive("Host: a\r\n\r\n");
 		assertThat(((HttpRequest) this.received.get(2)).uri()).isEqualTo("/b");
-		assertThat(this.decoders.idle()).isEqualTo(2);
+		assertThat(this.pool.idleDecoders()).isEqualTo(2);
 	}
 
 	@Test
@@ -157,7 +164,7 @@ class Http1ServerCodecTests {
 		assertThat(this.received).hasSize(3);
 		assertThat(this.received.get(2).decoderResult().isFailure()).isTrue();
 		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
-		assertThat(this.decoders.idle()).isZero();
+		assertThat(this.pool.idleDecoders()).isZero();
 		receive("GET /b HTTP/1.1\r\nHost: a\r\n\r\n");
 		assertThat(this.received).hasSize(3);
 	}
@@ -176,8 +183,67 @@ class Http1ServerCodecTests {
 		}
 	}
 
+	@Test
+	void anIdleConnectionHoldsNoEncoder() {
+		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+		assertThat(answer("a")).startsWith("HTTP/1.1 200 OK\r\n").endsWith("\r\n\r\na");
+		assertThat(this.codec.encoder().holdsEncoder()).isFalse();
+		assertThat(this.pool.idleEncoders()).isOne();
+	}
+
+	@Test
+	void aStreamedResponseKeepsItsEncoderUntilItsLastPartWhileAnotherConnectionAnswers() {
+		Http1ServerCodec other = newCodec();
+		EmbeddedChannel otherChannel = new EmbeddedChannel(other.decoder(), other.encoder());
+		try {
+			receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+			HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+			HttpUtil.setTransferEncodingChunked(head, true);
+			assertThat(send(this.channel, head)).endsWith("transfer-encoding: chunked\r\n\r\n");
+			assertThat(send(this.channel, new DefaultHttpContent(ascii("hello")))).isEqualTo("5\r\nhello\r\n");
+			assertThat(this.codec.encoder().holdsEncoder()).isTrue();
+			otherChannel.writeInbound(ascii("HEAD /b HTTP/1.1\r\nHost: a\r\n\r\n"));
+			otherChannel.releaseInbound();
+			FullHttpResponse otherResponse = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+					ascii("b"));
+			otherResponse.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 1);
+			assertThat(send(otherChannel, otherResponse)).endsWith("content-length: 1\r\n\r\n");
+			assertThat(send(this.channel, new DefaultHttpContent(ascii("world")))).isEqualTo("5\r\nworld\r\n");
+			assertThat(send(this.channel, LastHttpContent.EMPTY_LAST_CONTENT)).isEqualTo("0\r\n\r\n");
+			assertThat(this.codec.encoder().holdsEncoder()).isFalse();
+			assertThat(this.pool.idleEncoders()).isEqualTo(2);
+		}
+		finally {
+			otherChannel.finishAndReleaseAll();
+		}
+	}
+
+	@Test
+	void anEncoderThatFailedStaysWithItsConnection() {
+		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+		assertThatExceptionOfType(EncoderException.class)
+			.isThrownBy(() -> this.channel.writeOutbound(new DefaultHttpContent(ascii("no head"))));
+		assertThat(this.codec.encoder().holdsEncoder()).isTrue();
+		assertThat(this.pool.idleEncoders()).isZero();
+	}
+
+	private static ByteBuf ascii(String text) {
+		return Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII);
+	}
+
+	private static String send(EmbeddedChannel channel, Object message) {
+		channel.writeOutbound(message);
+		StringBuilder bytes = new StringBuilder();
+		ByteBuf out;
+		while ((out = channel.readOutbound()) != null) {
+			bytes.append(out.toString(StandardCharsets.US_ASCII));
+			out.release();
+		}
+		return bytes.toString();
+	}
+
 	private void receive(String bytes) {
-		this.channel.writeInbound(Unpooled.copiedBuffer(bytes, StandardCharsets.US_ASCII));
+		this.channel.writeInbound(ascii(bytes));
 		Object message;
 		while ((message = this.channel.readInbound()) != null) {
 			assertThat(message).isInstanceOf(HttpObject.class);
@@ -188,16 +254,9 @@ class Http1ServerCodecTests {
 
 	private String answer(String body) {
 		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-				Unpooled.copiedBuffer(body, StandardCharsets.US_ASCII));
+				ascii(body));
 		response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length());
-		this.channel.writeOutbound(response);
-		StringBuilder bytes = new StringBuilder();
-		ByteBuf out;
-		while ((out = this.channel.readOutbound()) != null) {
-			bytes.append(out.toString(StandardCharsets.US_ASCII));
-			out.release();
-		}
-		return bytes.toString();
+		return send(this.channel, response);
 	}
 
 }
