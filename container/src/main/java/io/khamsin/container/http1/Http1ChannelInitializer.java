@@ -20,17 +20,15 @@ import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
- * Assembles the HTTP/1.1 pipeline of a new connection, in order: the byte counter (when figures are on), the
- * decoder and encoder, and the connection's state machine, which hands each request to the Spring handler. A
- * connection beyond {@code maxConnections} is closed at once.
+ * Assembles the HTTP/1.1 pipeline of a new connection, in order: the byte counter (when figures are on), the codec
+ * (which borrows a decoder and an encoder from its reactor's pool while a message passes), and the connection's
+ * state machine, which hands each request to the Spring handler. A connection beyond {@code maxConnections} is
+ * closed at once.
  */
 public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
-	/** The name of the request decoder in the pipeline. */
-	public static final String DECODER = "http1-decoder";
-
-	/** The name of the response encoder in the pipeline. */
-	public static final String ENCODER = "http1-encoder";
+	/** The name of the request decoder and response encoder in the pipeline. */
+	public static final String CODEC = "http1-codec";
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ChannelInitializer.class);
 
@@ -92,8 +90,7 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 		if (reactor.enabled()) {
 			channel.pipeline().addLast("traffic", reactor.trafficCounter());
 		}
-		channel.pipeline().addLast(DECODER, codec.decoder());
-		channel.pipeline().addLast(ENCODER, codec.encoder());
+		channel.pipeline().addLast(CODEC, codec);
 		channel.pipeline().addLast("http1-handler", handler);
 	}
 

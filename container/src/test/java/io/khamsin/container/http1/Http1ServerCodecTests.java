@@ -40,7 +40,7 @@ class Http1ServerCodecTests {
 
 	private final Http1ServerCodec codec = newCodec();
 
-	private final EmbeddedChannel channel = new EmbeddedChannel(this.codec.decoder(), this.codec.encoder());
+	private final EmbeddedChannel channel = new EmbeddedChannel(this.codec);
 
 	private final List<HttpObject> received = new ArrayList<>();
 
@@ -87,18 +87,18 @@ class Http1ServerCodecTests {
 	void anIdleConnectionHoldsNoDecoder() {
 		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
 		assertThat(this.received).hasSize(2);
-		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		assertThat(this.codec.holdsDecoder()).isFalse();
 		assertThat(this.pool.idleDecoders()).isOne();
 	}
 
 	@Test
 	void aRequestHeadSplitAcrossReadsKeepsItsDecoderUntilItEnds() {
 		receive("GET /a HTTP/1.1\r\n");
-		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		assertThat(this.codec.holdsDecoder()).isTrue();
 		receive("Host: a\r\n");
-		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		assertThat(this.codec.holdsDecoder()).isTrue();
 		receive("\r\n");
-		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		assertThat(this.codec.holdsDecoder()).isFalse();
 		assertThat(this.received).hasSize(2);
 		assertThat(((HttpRequest) this.received.get(0)).uri()).isEqualTo("/a");
 	}
@@ -106,18 +106,18 @@ class Http1ServerCodecTests {
 	@Test
 	void aRequestBodySplitAcrossReadsKeepsItsDecoderUntilItEnds() {
 		receive("POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\n\r\nabc");
-		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		assertThat(this.codec.holdsDecoder()).isTrue();
 		receive("def");
-		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		assertThat(this.codec.holdsDecoder()).isFalse();
 		assertThat(this.received).hasSize(3).last().isInstanceOf(LastHttpContent.class);
 	}
 
 	@Test
 	void aPipelinedRequestCutOffByTheEndOfAReadKeepsItsDecoder() {
 		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HT");
-		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		assertThat(this.codec.holdsDecoder()).isTrue();
 		receive("TP/1.1\r\nHost: a\r\n\r\n");
-		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		assertThat(this.codec.holdsDecoder()).isFalse();
 		assertThat(this.received).hasSize(4);
 		assertThat(((HttpRequest) this.received.get(2)).uri()).isEqualTo("/b");
 	}
@@ -125,7 +125,7 @@ class Http1ServerCodecTests {
 	@Test
 	void connectionsTakeTurnsWithOneDecoder() {
 		Http1ServerCodec other = newCodec();
-		EmbeddedChannel otherChannel = new EmbeddedChannel(other.decoder(), other.encoder());
+		EmbeddedChannel otherChannel = new EmbeddedChannel(other);
 		try {
 			receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
 			otherChannel.writeInbound(ascii("GET /b HTTP/1.1\r\nHost: a\r\n\r\n"));
@@ -144,7 +144,7 @@ class Http1ServerCodecTests {
 		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
 		receive("GET /b HTTP/1.1\r\n");
 		Http1ServerCodec other = newCodec();
-		EmbeddedChannel otherChannel = new EmbeddedChannel(other.decoder(), other.encoder());
+		EmbeddedChannel otherChannel = new EmbeddedChannel(other);
 		try {
 			otherChannel.writeInbound(ascii("GET /c HTTP/1.1\r\nHost: a\r\n\r\n"));
 			assertThat(((HttpRequest) otherChannel.readInbound()).uri()).isEqualTo("/c");
@@ -163,7 +163,7 @@ class Http1ServerCodecTests {
 		receive("NOT HTTP\r\n\r\n");
 		assertThat(this.received).hasSize(3);
 		assertThat(this.received.get(2).decoderResult().isFailure()).isTrue();
-		assertThat(this.codec.decoder().holdsDecoder()).isTrue();
+		assertThat(this.codec.holdsDecoder()).isTrue();
 		assertThat(this.pool.idleDecoders()).isZero();
 		receive("GET /b HTTP/1.1\r\nHost: a\r\n\r\n");
 		assertThat(this.received).hasSize(3);
@@ -172,8 +172,8 @@ class Http1ServerCodecTests {
 	@Test
 	void bytesTheDecoderHoldsGoToTheNextHandlerWhenItIsRemoved() {
 		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b");
-		this.channel.pipeline().remove(this.codec.decoder());
-		assertThat(this.codec.decoder().holdsDecoder()).isFalse();
+		this.channel.pipeline().remove(this.codec);
+		assertThat(this.codec.holdsDecoder()).isFalse();
 		ByteBuf rest = this.channel.readInbound();
 		try {
 			assertThat(rest.toString(StandardCharsets.US_ASCII)).isEqualTo("GET /b");
@@ -187,21 +187,21 @@ class Http1ServerCodecTests {
 	void anIdleConnectionHoldsNoEncoder() {
 		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
 		assertThat(answer("a")).startsWith("HTTP/1.1 200 OK\r\n").endsWith("\r\n\r\na");
-		assertThat(this.codec.encoder().holdsEncoder()).isFalse();
+		assertThat(this.codec.holdsEncoder()).isFalse();
 		assertThat(this.pool.idleEncoders()).isOne();
 	}
 
 	@Test
 	void aStreamedResponseKeepsItsEncoderUntilItsLastPartWhileAnotherConnectionAnswers() {
 		Http1ServerCodec other = newCodec();
-		EmbeddedChannel otherChannel = new EmbeddedChannel(other.decoder(), other.encoder());
+		EmbeddedChannel otherChannel = new EmbeddedChannel(other);
 		try {
 			receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
 			HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
 			HttpUtil.setTransferEncodingChunked(head, true);
 			assertThat(send(this.channel, head)).endsWith("transfer-encoding: chunked\r\n\r\n");
 			assertThat(send(this.channel, new DefaultHttpContent(ascii("hello")))).isEqualTo("5\r\nhello\r\n");
-			assertThat(this.codec.encoder().holdsEncoder()).isTrue();
+			assertThat(this.codec.holdsEncoder()).isTrue();
 			otherChannel.writeInbound(ascii("HEAD /b HTTP/1.1\r\nHost: a\r\n\r\n"));
 			otherChannel.releaseInbound();
 			FullHttpResponse otherResponse = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
@@ -210,7 +210,7 @@ class Http1ServerCodecTests {
 			assertThat(send(otherChannel, otherResponse)).endsWith("content-length: 1\r\n\r\n");
 			assertThat(send(this.channel, new DefaultHttpContent(ascii("world")))).isEqualTo("5\r\nworld\r\n");
 			assertThat(send(this.channel, LastHttpContent.EMPTY_LAST_CONTENT)).isEqualTo("0\r\n\r\n");
-			assertThat(this.codec.encoder().holdsEncoder()).isFalse();
+			assertThat(this.codec.holdsEncoder()).isFalse();
 			assertThat(this.pool.idleEncoders()).isEqualTo(2);
 		}
 		finally {
@@ -223,7 +223,7 @@ class Http1ServerCodecTests {
 		receive("GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
 		assertThatExceptionOfType(EncoderException.class)
 			.isThrownBy(() -> this.channel.writeOutbound(new DefaultHttpContent(ascii("no head"))));
-		assertThat(this.codec.encoder().holdsEncoder()).isTrue();
+		assertThat(this.codec.holdsEncoder()).isTrue();
 		assertThat(this.pool.idleEncoders()).isZero();
 	}
 
