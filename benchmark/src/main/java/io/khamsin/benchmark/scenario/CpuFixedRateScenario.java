@@ -13,8 +13,10 @@ import io.khamsin.benchmark.target.Route;
 
 /**
  * {@code cpu-fixed-rate}: the status request at a fixed rate every target sustains, and the server's CPU time per
- * request (utime + stime of its process tree over the window, from /proc). The headline for fast paths, where a
- * throughput ratio is only a lower bound once the load core saturates.
+ * request: the scheduler's run time of every thread of its process tree over the window
+ * ({@code /proc/PID/task/TID/schedstat}), and where the kernel keeps none, utime + stime (clock ticks, beside the
+ * headline as {@code tick_us_per_req}). The headline for fast paths, where a throughput ratio is only a lower bound
+ * once the load core saturates.
  */
 final class CpuFixedRateScenario implements Scenario {
 
@@ -38,7 +40,7 @@ final class CpuFixedRateScenario implements Scenario {
 	@Override
 	public String figure() {
 		return "GET /plaintext at a fixed rate on 64 connections (open loop): server CPU microseconds per request "
-				+ "(utime+stime from /proc/PID/stat)";
+				+ "(run time of every server thread from /proc/PID/task/TID/schedstat)";
 	}
 
 	@Override
@@ -60,16 +62,21 @@ final class CpuFixedRateScenario implements Scenario {
 				rate, seconds));
 		ProcessTree tree = new ProcessTree(target.process().pid());
 		CoreUsage server = CoreUsage.start(settings.serverCore());
+		boolean precise = ProcessTree.hasSchedstat();
+		long nanos = precise ? tree.cpuNanos() : 0;
 		long ticks = tree.cpuTicks();
 		LoadResult result = context.generator().run(LoadSpec.openLoop(target.process().address(),
 				this.status.request(target), 64, rate, Duration.ZERO, Duration.ofMillis((long) (seconds * 1000))));
 		long used = tree.cpuTicks() - ticks;
+		long usedNanos = precise ? tree.cpuNanos() - nanos : 0;
 		long answered = result.completed() + result.errors();
-		double microsPerRequest = (answered > 0) ? used * (1e6 / ProcessTree.TICKS_PER_SECOND) / answered : 0;
+		double tickMicros = (answered > 0) ? used * (1e6 / ProcessTree.TICKS_PER_SECOND) / answered : 0;
+		double microsPerRequest = !precise ? tickMicros : (answered > 0) ? usedNanos / 1e3 / answered : 0;
 		Map<String, Object> extras = new LinkedHashMap<>();
 		extras.put("rate", rate);
 		extras.put("achieved", RateScenario.round1(result.achievedRate()));
 		extras.put("server_cpu_ticks", used);
+		extras.put("tick_us_per_req", RateScenario.round1(tickMicros));
 		extras.put("send_lag_p99_ms", result.sendLagP99Nanos() / 1e6);
 		extras.put("server_cpu_pct", RateScenario.round1(server.busyPercent()));
 		String note = "";
