@@ -234,7 +234,7 @@ public final class KhamsinServer {
 			.channel(transport.serverChannelClass())
 			.option(ChannelOption.SO_BACKLOG, 1024)
 			.option(ChannelOption.SO_REUSEADDR, true)
-			.childOption(ChannelOption.TCP_NODELAY, true)
+			// Every transport turns Nagle off on an accepted socket itself: asking again costs a setsockopt each.
 			.childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
 			.childHandler(new Http1ChannelInitializer(context));
 		for (KhamsinServerCustomizer customizer : this.config.customizers()) {
