@@ -184,7 +184,7 @@ public final class MarkdownReport {
 		StringBuilder note = new StringBuilder(row.note());
 		for (String key : List.of("mb_per_s", "heap_b_per_conn", "direct_b_per_conn", "nmt_other_b_per_conn",
 				"rss_b_per_conn", "pss_b_per_conn", "rss_mb",
-				"closed_loop_errors", "server_cpu_pct", "tick_us_per_req", "send_lag_p99_ms")) {
+				"closed_loop_errors", "server_cpu_pct", "tick_us_per_req", "alloc_b_per_req", "send_lag_p99_ms")) {
 			Object value = row.extras().get(key);
 			if (value != null) {
 				note.append((note.length() > 0) ? "; " : "").append(key.replace('_', ' ')).append(" ")
