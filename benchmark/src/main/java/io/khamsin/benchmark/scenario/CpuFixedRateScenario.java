@@ -8,6 +8,7 @@ import java.util.Map;
 import io.khamsin.benchmark.load.LoadResult;
 import io.khamsin.benchmark.load.LoadSpec;
 import io.khamsin.benchmark.os.AttachProbe;
+import io.khamsin.benchmark.os.CoreKeeper;
 import io.khamsin.benchmark.os.CoreUsage;
 import io.khamsin.benchmark.os.ProcessTree;
 import io.khamsin.benchmark.target.Route;
@@ -18,7 +19,8 @@ import io.khamsin.benchmark.target.Route;
  * ({@code /proc/PID/task/TID/schedstat}), and where the kernel keeps none, utime + stime (clock ticks, beside the
  * headline as {@code tick_us_per_req}). The headline for fast paths, where a throughput ratio is only a lower bound
  * once the load core saturates. Beside it, for JVM targets, the bytes allocated per request over the same window
- * ({@link AttachProbe}).
+ * ({@link AttachProbe}). The spinner that keeps the server core awake is stopped for the window
+ * ({@link CoreKeeper}).
  */
 final class CpuFixedRateScenario implements Scenario {
 
@@ -68,14 +70,22 @@ final class CpuFixedRateScenario implements Scenario {
 		AttachProbe probe = target.process().spec().jvm()
 				? new AttachProbe(target.process().pid(), context.runDir().resolve("targets")) : null;
 		AttachProbe.Reading allocatedBefore = read(probe);
-		CoreUsage server = CoreUsage.start(settings.serverCore());
 		boolean precise = ProcessTree.hasSchedstat();
-		long nanos = precise ? tree.cpuNanos() : 0;
-		long ticks = tree.cpuTicks();
-		LoadResult result = context.generator().run(LoadSpec.openLoop(target.process().address(),
-				this.status.request(target), 64, rate, Duration.ZERO, Duration.ofMillis((long) (seconds * 1000))));
-		long used = tree.cpuTicks() - ticks;
-		long usedNanos = precise ? tree.cpuNanos() - nanos : 0;
+		CoreUsage server;
+		LoadResult result;
+		long used;
+		long usedNanos;
+		// The server core may halt in this window: the spinner that keeps it awake would add its switches to every
+		// target's CPU per request (CoreKeeper says by how much).
+		try (CoreKeeper.Resume awake = context.coreKeeper().letHalt()) {
+			server = CoreUsage.start(settings.serverCore());
+			long nanos = precise ? tree.cpuNanos() : 0;
+			long ticks = tree.cpuTicks();
+			result = context.generator().run(LoadSpec.openLoop(target.process().address(),
+					this.status.request(target), 64, rate, Duration.ZERO, Duration.ofMillis((long) (seconds * 1000))));
+			used = tree.cpuTicks() - ticks;
+			usedNanos = precise ? tree.cpuNanos() - nanos : 0;
+		}
 		AttachProbe.Reading allocatedAfter = (allocatedBefore != null) ? read(probe) : null;
 		long answered = result.completed() + result.errors();
 		double tickMicros = (answered > 0) ? used * (1e6 / ProcessTree.TICKS_PER_SECOND) / answered : 0;
