@@ -1,8 +1,10 @@
 package io.khamsin.container;
 
+import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -205,6 +207,9 @@ public final class KhamsinServer {
 		try {
 			if (listener == ListenerMode.REUSEPORT) {
 				int port = this.config.port();
+				if (port != 0) {
+					claim(port);
+				}
 				for (Iterator<?> it = group.iterator(); it.hasNext();) {
 					EventLoop loop = (EventLoop) it.next();
 					Channel channel = bind(bootstrap(transport, loop, context).option(UnixChannelOption.SO_REUSEPORT, true), port);
@@ -241,6 +246,27 @@ public final class KhamsinServer {
 			customizer.customize(bootstrap);
 		}
 		return bootstrap;
+	}
+
+	/**
+	 * Fail as a port in use would, when another process already listens on {@code port} with SO_REUSEPORT:
+	 * listeners of the same user that all ask for SO_REUSEPORT share a port, so binding ours would succeed and the
+	 * kernel would hand the other process part of our connections. A socket bound without SO_REUSEPORT cannot
+	 * share, so it finds out; it is closed before the listeners bind.
+	 */
+	private void claim(int port) {
+		InetSocketAddress address = (this.config.address() != null)
+				? new InetSocketAddress(this.config.address(), port) : new InetSocketAddress(port);
+		try (ServerSocket probe = new ServerSocket()) {
+			probe.setReuseAddress(true);
+			probe.bind(address);
+		}
+		catch (BindException ex) {
+			throw new PortInUseException(port, ex);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("khamsin could not bind " + address + ": " + ex.getMessage(), ex);
+		}
 	}
 
 	private Channel bind(ServerBootstrap bootstrap, int port) {
