@@ -1,6 +1,7 @@
 package io.khamsin.benchmark.os;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -15,10 +16,7 @@ class AttachProbeTests {
 
 	@Test
 	void readsTheDirectBuffersThatAnotherJvmHolds(@TempDir Path dir) throws Exception {
-		Process jvm = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), HoldsFourMegabytes.class.getName()))
-			.redirectErrorStream(true)
-			.start();
+		Process jvm = startJvm(HoldsFourMegabytes.class);
 		try {
 			BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream()));
 			assertThat(out.readLine()).isEqualTo("holding");
@@ -35,10 +33,7 @@ class AttachProbeTests {
 
 	@Test
 	void countsTheBytesAllocatedBetweenTwoReadingsAndNotItsOwn(@TempDir Path dir) throws Exception {
-		Process jvm = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), AllocatesOnRequest.class.getName()))
-			.redirectErrorStream(true)
-			.start();
+		Process jvm = startJvm(AllocatesOnRequest.class);
 		try {
 			BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream()));
 			assertThat(out.readLine()).isEqualTo("ready");
@@ -57,6 +52,13 @@ class AttachProbeTests {
 		finally {
 			jvm.destroyForcibly().waitFor();
 		}
+	}
+
+	private static Process startJvm(Class<?> main) throws IOException {
+		return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), main.getName()))
+			.redirectErrorStream(true)
+			.start();
 	}
 
 	/** A JVM that allocates 64 MiB, a megabyte at a time, when a line comes in. */
