@@ -3,15 +3,12 @@ package io.khamsin.container.http1;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.util.ArrayDeque;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -29,7 +26,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
-import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.ExchangeChannel;
 import io.khamsin.container.bridge.HttpExchange;
 import io.khamsin.container.bridge.RequestUris;
@@ -43,32 +39,22 @@ import io.khamsin.container.metrics.Route;
 /**
  * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
  * and answered in order, keep-alive, {@code Expect: 100-continue} answered when the handler first asks for the
- * body, the connection's guards (idle, head and body timeouts, body size), and graceful draining. The responses it
- * writes itself, without the application, are {@link ServerResponses} and {@link FixedResponses}.
+ * body, the connection's guards (idle, head and body timeouts, body size), and graceful draining. The timeouts
+ * are those of its base, {@link ConnectionTimer}; the responses it writes itself, without the application, are
+ * {@link ServerResponses} and {@link FixedResponses}.
  * <p>
  * Responses written while a read batch is being processed are flushed once when the batch ends.
  */
-final class Http1ServerHandler extends ChannelInboundHandlerAdapter
-		implements ExchangeChannel, Http1ServerCodec.Listener, Runnable {
+final class Http1ServerHandler extends ConnectionTimer implements ExchangeChannel, Http1ServerCodec.Listener {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
 
 	/** Unread request bytes that are read and dropped to keep a connection alive; more closes it. */
 	private static final long DISCARD_LIMIT = 64 * 1024;
 
-	private enum Timer {
-		NONE, IDLE, HEAD, BODY
-	}
-
-	private final ServerContext context;
-
-	private final KhamsinServerConfig config;
-
 	private final FixedResponses fixedResponses;
 
 	private final ConnectionFigures figures;
-
-	private ChannelHandlerContext ctx;
 
 	private Http1ServerCodec codec;
 
@@ -100,8 +86,6 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 
 	private boolean draining;
 
-	private boolean closed;
-
 	private boolean continueExpected;
 
 	private long contentLength;
@@ -118,23 +102,12 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 
 	private boolean autoReadPaused;
 
-	private Timer timer = Timer.NONE;
-
-	private long deadline;
-
-	private final long checkIntervalNanos;
-
-	private ScheduledFuture<?> timerFuture;
-
 	Http1ServerHandler(ServerContext context, FixedResponses fixedResponses, NettyDataBufferFactory bufferFactory,
 			ConnectionFigures figures) {
-		this.context = context;
-		this.config = context.config();
+		super(context);
 		this.fixedResponses = fixedResponses;
 		this.bufferFactory = bufferFactory;
 		this.figures = figures;
-		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
-				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
 	}
 
 	void codec(Http1ServerCodec codec) {
@@ -148,19 +121,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 	}
 
 	@Override
-	public void channelActive(ChannelHandlerContext ctx) {
-		arm(Timer.IDLE, this.config.idleTimeout().toNanos());
-		ctx.fireChannelActive();
-	}
-
-	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
 		this.closed = true;
-		this.timer = Timer.NONE;
-		if (this.timerFuture != null) {
-			this.timerFuture.cancel(false);
-			this.timerFuture = null;
-		}
+		cancelTimer();
 		HttpExchange exchange = this.exchange;
 		this.exchange = null;
 		if (exchange != null) {
@@ -228,9 +191,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 	@Override
 	public void channelReadComplete(ChannelHandlerContext ctx) {
 		this.inRead = false;
-		if (this.receivingHead && this.exchange == null && !this.discarding && this.timer != Timer.HEAD) {
+		if (this.receivingHead && this.exchange == null && !this.discarding && !isTimingHead()) {
 			// Part of a request head arrived and the rest did not come with it: time the rest.
-			arm(Timer.HEAD, this.config.headerReadTimeout().toNanos());
+			timeHead();
 		}
 		if (this.flushPending) {
 			this.flushPending = false;
@@ -299,7 +262,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		this.continueExpected = HttpUtil.is100ContinueExpected(request);
 		this.exchange = exchange;
 		if (this.contentLength != 0 || this.chunked) {
-			arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
+			timeBody();
 		}
 		else {
 			disarm();
@@ -324,13 +287,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		boolean last = content instanceof LastHttpContent;
 		if (last) {
 			this.requestEnded = true;
-			if (this.timer == Timer.BODY) {
-				disarm();
-			}
 		}
-		else if (this.timer == Timer.BODY) {
-			this.deadline = System.nanoTime() + this.config.bodyReadTimeout().toNanos();
-		}
+		bodyReceived(last);
 		exchange.onContent(content);
 	}
 
@@ -541,7 +499,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 			this.discarding = true;
 			this.discardFrom = this.bodyBytes;
 			if (this.contentLength > 0 || this.chunked) {
-				arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
+				timeBody();
 			}
 			updateAutoRead();
 			return;
@@ -557,10 +515,10 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 			return;
 		}
 		if (this.receivingHead) {
-			arm(Timer.HEAD, this.config.headerReadTimeout().toNanos());
+			timeHead();
 		}
 		else {
-			arm(Timer.IDLE, this.config.idleTimeout().toNanos());
+			timeIdle();
 		}
 		processPending();
 	}
@@ -633,64 +591,21 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		return this.bufferFactory;
 	}
 
-	// Timers: one scheduled task per connection. It never sleeps longer than the shortest configured timeout, so a
-	// deadline that moves (every request does) is only written to a field, and no task is ever cancelled.
+	// Timeouts
 
-	private void arm(Timer timer, long timeoutNanos) {
-		this.timer = timer;
-		this.deadline = System.nanoTime() + timeoutNanos;
-		if (this.timerFuture == null && !this.closed) {
-			schedule(timeoutNanos);
-		}
-	}
-
-	private void schedule(long delayNanos) {
-		this.timerFuture = this.ctx.executor().schedule(this, Math.min(delayNanos, this.checkIntervalNanos),
-				TimeUnit.NANOSECONDS);
-	}
-
-	private void disarm() {
-		this.timer = Timer.NONE;
-	}
-
-	/** The connection's timer fired. */
 	@Override
-	public void run() {
-		this.timerFuture = null;
-		if (this.timer == Timer.NONE || this.closed) {
-			return;
-		}
-		long left = this.deadline - System.nanoTime();
-		if (left > 0) {
-			schedule(left);
-			return;
-		}
-		switch (this.timer) {
-			case IDLE -> {
-				this.context.guards().increment(Guard.IDLE_TIMEOUT);
-				this.ctx.close();
-			}
-			case HEAD -> {
-				this.context.guards().increment(Guard.HEADER_READ_TIMEOUT);
-				logger.debug("Request head not received within khamsin.header-read-timeout ({}): 408",
-						this.config.headerReadTimeout());
-				sendErrorAndClose(HttpResponseStatus.REQUEST_TIMEOUT);
-			}
-			case BODY -> onBodyTimeout();
-			default -> {
-			}
-		}
+	void headTimedOut() {
+		sendErrorAndClose(HttpResponseStatus.REQUEST_TIMEOUT);
 	}
 
-	private void onBodyTimeout() {
+	@Override
+	boolean isBodyPaused() {
+		return this.exchange != null && this.exchange.isBodyPaused();
+	}
+
+	@Override
+	void bodyTimedOut() {
 		HttpExchange exchange = this.exchange;
-		if (exchange != null && exchange.isBodyPaused()) {
-			// The handler is slow to read, not the client to send: wait for the handler.
-			arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
-			return;
-		}
-		this.context.guards().increment(Guard.BODY_READ_TIMEOUT);
-		logger.debug("Request body stalled for khamsin.body-read-timeout ({}): 408", this.config.bodyReadTimeout());
 		if (exchange == null) {
 			this.ctx.close();
 			return;
