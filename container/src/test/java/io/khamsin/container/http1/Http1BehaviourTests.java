@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.guard.Guard;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.test.TestRoutes;
 
@@ -180,6 +181,21 @@ class Http1BehaviourTests {
 			connection.send("GET /plaintext HTTP/1.1\r\nHost: localhost\r\n\r\n");
 			assertThat(connection.read().bodyText()).isEqualTo("Hello, World!");
 		}
+	}
+
+	@Test
+	void asteriskFormOfAnotherMethodIsRefusedWith400AndClosed() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET * HTTP/1.1\r\nHost: localhost\r\n\r\n");
+			RawHttpConnection.Response response = connection.read();
+			assertThat(response.status()).isEqualTo(400);
+			assertThat(response.header("content-length")).isEqualTo("0");
+			assertThat(response.header("connection")).isEqualTo("close");
+			assertThat(response.header("server")).isEqualTo("khamsin-test");
+			assertThat(response.header("date")).endsWith(" GMT");
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(1);
 	}
 
 	@Test
