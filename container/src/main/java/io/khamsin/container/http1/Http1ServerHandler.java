@@ -224,6 +224,10 @@ final class Http1ServerHandler extends ConnectionTimer implements ExchangeChanne
 			sendErrorAndClose(ServerResponses.refuseMalformed(request.decoderResult().cause(), this.context.guards()));
 			return;
 		}
+		if (request.protocolVersion().majorVersion() != 1) {
+			sendErrorAndClose(ServerResponses.refuseVersion(request, this.context.guards()));
+			return;
+		}
 		this.sequence++;
 		this.http10 = request.protocolVersion().equals(HttpVersion.HTTP_1_0);
 		this.keepAlive = HttpUtil.isKeepAlive(request);

@@ -65,6 +65,21 @@ final class ServerResponses {
 	}
 
 	/**
+	 * The error that refuses a request in a major version of HTTP other than 1 on this HTTP/1.x connection (RFC
+	 * 9110, section 15.6.6): {@code HTTP/2.0} in a request line is not HTTP/2, whose connections start with a
+	 * preface, and is not served as HTTP/1.1 either.
+	 * @param request the request head
+	 * @param guards the counters of the guard that trips
+	 * @return 505
+	 */
+	static HttpResponseStatus refuseVersion(HttpRequest request, GuardCounters guards) {
+		guards.increment(Guard.BAD_REQUEST);
+		logger.debug("Rejecting request in {}: only HTTP/1.0 and HTTP/1.1 are served on an HTTP/1 connection: 505",
+				request.protocolVersion());
+		return HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED;
+	}
+
+	/**
 	 * Whether a request expects what the server can not meet (RFC 9110, section 10.1.1: {@code 100-continue} is
 	 * the only expectation defined), to be refused with 417.
 	 * @param request the request head

@@ -199,6 +199,24 @@ class Http1BehaviourTests {
 	}
 
 	@Test
+	void aRequestInAnotherMajorVersionOfHttpIsRefusedWith505AndClosed() throws Exception {
+		for (String version : new String[] { "HTTP/2.0", "HTTP/3.0" }) {
+			try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+				connection.send("GET /plaintext " + version + "\r\nHost: localhost\r\n\r\n");
+				RawHttpConnection.Response response = connection.read();
+				assertThat(response.status()).isEqualTo(505);
+				assertThat(response.header("connection")).isEqualTo("close");
+				assertThat(connection.isClosedByServer(5000)).isTrue();
+			}
+		}
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /plaintext HTTP/1.2\r\nHost: localhost\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(200);
+		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(2);
+	}
+
+	@Test
 	void fileIsDownloadedWhole() throws Exception {
 		HttpResponse<byte[]> response = this.client.send(HttpRequest.newBuilder(uri("/file")).build(),
 				HttpResponse.BodyHandlers.ofByteArray());
