@@ -57,7 +57,8 @@ class AttachProbeTests {
 	private static Process startJvm(Class<?> main) throws IOException {
 		return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 				System.getProperty("java.class.path"), main.getName()))
-			.redirectErrorStream(true)
+			// JDK 21 and later warn on standard error when an agent is loaded into a running JVM.
+			.redirectError(ProcessBuilder.Redirect.DISCARD)
 			.start();
 	}
 
