@@ -237,7 +237,7 @@ final class Http1ServerHandler extends ConnectionTimer implements ExchangeChanne
 		this.requestEnded = false;
 		this.continueExpected = false;
 		if (ServerResponses.isUnsupportedExpectation(request)) {
-			sendErrorAndClose(HttpResponseStatus.EXPECTATION_FAILED);
+			sendErrorAndClose(ServerResponses.refuseExpectation(request, this.context.guards()));
 			return;
 		}
 		long maxBody = this.config.maxRequestBodySize();

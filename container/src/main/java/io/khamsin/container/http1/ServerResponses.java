@@ -91,6 +91,20 @@ final class ServerResponses {
 	}
 
 	/**
+	 * The error that refuses a request with an expectation the server can not meet, counted and logged as every
+	 * other refusal is.
+	 * @param request the request head
+	 * @param guards the counters of the guard that trips
+	 * @return 417
+	 */
+	static HttpResponseStatus refuseExpectation(HttpRequest request, GuardCounters guards) {
+		guards.increment(Guard.BAD_REQUEST);
+		logger.debug("Rejecting request expecting '{}': only 100-continue is supported: 417",
+				request.headers().get(HttpHeaderNames.EXPECT));
+		return HttpResponseStatus.EXPECTATION_FAILED;
+	}
+
+	/**
 	 * The error that refuses a request whose head announces a body larger than the limit.
 	 * @param contentLength the announced length
 	 * @param maxBody the largest body allowed

@@ -134,6 +134,7 @@ class Http1BehaviourTests {
 			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: teapot\r\n\r\n");
 			assertThat(connection.read().status()).isEqualTo(417);
 		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(1);
 	}
 
 	@Test
