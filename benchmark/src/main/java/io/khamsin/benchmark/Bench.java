@@ -87,7 +87,7 @@ public final class Bench {
 			unavailable.forEach((name, why) -> progress.line("not run: " + name + ": " + why));
 			Wrk wrk = new Wrk(Wrk.find(), runDir.resolve("wrk"), settings.loadCore());
 			RunContext context = new RunContext(settings, generator, wrk, progress, runDir, files, JVM_FLAGS,
-					new RunContext.Ports());
+					new RunContext.Ports(), keeper);
 			Campaign campaign = new Campaign(context, targets);
 			long started = System.nanoTime();
 			for (Scenario scenario : scenarios) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -117,7 +118,13 @@ final class Campaign {
 			}
 			Map<String, Measurement> previous = new LinkedHashMap<>();
 			for (int round = 1; round <= rounds; round++) {
-				for (RunningTarget target : new ArrayList<>(running)) {
+				// Every other round runs the targets in reverse, so that no target always follows the same one or
+				// always comes first after the warm-ups: paired rounds then carry no order effect.
+				List<RunningTarget> order = new ArrayList<>(running);
+				if (round % 2 == 0) {
+					Collections.reverse(order);
+				}
+				for (RunningTarget target : order) {
 					try {
 						if (!target.process().isAlive()) {
 							throw new IllegalStateException("the process exited");

@@ -1,10 +1,12 @@
 package io.khamsin.container;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -82,6 +84,37 @@ public record FixedResponse(String path, int status, String contentType, byte[] 
 	@Override
 	public byte[] body() {
 		return this.body.clone();
+	}
+
+	/**
+	 * Whether another fixed response has the same path, status, content type, body bytes and headers.
+	 * @param other the other object
+	 * @return {@code true} if the two are equal
+	 */
+	@Override
+	public boolean equals(Object other) {
+		return (this == other) || (other instanceof FixedResponse that && this.status == that.status
+				&& this.path.equals(that.path) && Objects.equals(this.contentType, that.contentType)
+				&& Arrays.equals(this.body, that.body) && this.headers.equals(that.headers));
+	}
+
+	/**
+	 * A hash code of the path, status, content type, body bytes and headers.
+	 * @return the hash code
+	 */
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.path, this.status, this.contentType, Arrays.hashCode(this.body), this.headers);
+	}
+
+	/**
+	 * The response as text, with the length of its body rather than its bytes.
+	 * @return the text
+	 */
+	@Override
+	public String toString() {
+		return "FixedResponse[path=" + this.path + ", status=" + this.status + ", contentType=" + this.contentType
+				+ ", body=" + this.body.length + " bytes, headers=" + this.headers + "]";
 	}
 
 	private static void requireVisible(String what, String value) {

@@ -1,8 +1,10 @@
 package io.khamsin.container;
 
+import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -207,6 +209,9 @@ public final class KhamsinServer {
 		try {
 			if (listener == ListenerMode.REUSEPORT) {
 				int port = this.config.port();
+				if (port != 0) {
+					claim(port);
+				}
 				for (Iterator<?> it = group.iterator(); it.hasNext();) {
 					EventLoop loop = (EventLoop) it.next();
 					Channel channel = bind(bootstrap(transport, loop, context).option(UnixChannelOption.SO_REUSEPORT, true), port);
@@ -236,7 +241,7 @@ public final class KhamsinServer {
 			.channel(transport.serverChannelClass())
 			.option(ChannelOption.SO_BACKLOG, 1024)
 			.option(ChannelOption.SO_REUSEADDR, true)
-			.childOption(ChannelOption.TCP_NODELAY, true)
+			// Every transport turns Nagle off on an accepted socket itself: asking again costs a setsockopt each.
 			.childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
 			.childOption(ChannelOption.RCVBUF_ALLOCATOR, receiveBuffers())
 			.childHandler(new Http1ChannelInitializer(context));
@@ -251,6 +256,27 @@ public final class KhamsinServer {
 		// keeps); each connection still sizes its reads on its own handle. 16 reads per wake-up is what Netty gives
 		// stream channels (NIO, epoll and io_uring alike) when it makes their allocator.
 		return new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(16);
+	}
+
+	/**
+	 * Fail as a port in use would, when another process already listens on {@code port} with SO_REUSEPORT:
+	 * listeners of the same user that all ask for SO_REUSEPORT share a port, so binding ours would succeed and the
+	 * kernel would hand the other process part of our connections. A socket bound without SO_REUSEPORT cannot
+	 * share, so it finds out; it is closed before the listeners bind.
+	 */
+	private void claim(int port) {
+		InetSocketAddress address = (this.config.address() != null)
+				? new InetSocketAddress(this.config.address(), port) : new InetSocketAddress(port);
+		try (ServerSocket probe = new ServerSocket()) {
+			probe.setReuseAddress(true);
+			probe.bind(address);
+		}
+		catch (BindException ex) {
+			throw new PortInUseException(port, ex);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("khamsin could not bind " + address + ": " + ex.getMessage(), ex);
+		}
 	}
 
 	private Channel bind(ServerBootstrap bootstrap, int port) {

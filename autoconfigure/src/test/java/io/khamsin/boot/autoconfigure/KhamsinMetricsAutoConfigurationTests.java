@@ -3,6 +3,7 @@ package io.khamsin.boot.autoconfigure;
 import java.time.Duration;
 import java.util.Map;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -15,6 +16,7 @@ import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.metrics.RouteObservationHandler;
 import io.khamsin.container.metrics.RouteWebFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,10 +42,17 @@ class KhamsinMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void whereRequestsAreObservedRoutesComeFromTheObservationNotFromAWebFilter() {
+		this.runner.withBean(ObservationRegistry.class, ObservationRegistry::create)
+			.run((context) -> assertThat(context).hasSingleBean(RouteObservationHandler.class)
+				.doesNotHaveBean(RouteWebFilter.class));
+	}
+
+	@Test
 	void switchedOffMetricsRecordNothingAndTagNoRoutes() {
 		this.runner.withPropertyValues("khamsin.metrics.enabled=false").run((context) -> {
 			assertThat(context.getBean(KhamsinMetrics.class).enabled()).isFalse();
-			assertThat(context).doesNotHaveBean(RouteWebFilter.class);
+			assertThat(context).doesNotHaveBean(RouteWebFilter.class).doesNotHaveBean(RouteObservationHandler.class);
 		});
 	}
 

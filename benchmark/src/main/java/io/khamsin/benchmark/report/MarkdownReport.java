@@ -1,5 +1,6 @@
 package io.khamsin.benchmark.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +16,14 @@ public final class MarkdownReport {
 	static final String FAST_PATH = "khamsin-fixed";
 
 	static final List<String> FAST_PATH_PEERS = List.of("netty-raw", "vertx", "nginx");
+
+	/**
+	 * The variants that price one feature, each as {without the feature, with it, what the feature is}: the
+	 * feature's cost is how much more the second spends than the first.
+	 */
+	static final List<List<String>> FEATURE_COSTS = List.of(
+			List.of("khamsin-no-metrics", "khamsin", "khamsin's own figures (khamsin against khamsin-no-metrics)"),
+			List.of("khamsin", "khamsin-access-log", "the access log (khamsin-access-log against khamsin)"));
 
 	/**
 	 * What one scenario contributes.
@@ -88,6 +97,7 @@ public final class MarkdownReport {
 				.append((why.startsWith("measured only in") || why.equals("does not apply")) ? " | not run" : " | excluded")
 				.append(" | | | | | | | | ").append(why.replace("|", "/")).append(" |\n"));
 			fastPath(md, section);
+			featureCosts(md, section);
 			if (section.chart() != null) {
 				md.append("\n![").append(section.name()).append("](").append(section.chart()).append(")\n");
 			}
@@ -116,9 +126,39 @@ public final class MarkdownReport {
 		}
 	}
 
-	private static SummaryRow base(Section section, String baseline) {
-		return section.rows().stream().filter((r) -> r.target().equals(baseline) && r.value() != 0).findFirst()
+	private static void featureCosts(StringBuilder md, Section section) {
+		for (List<String> cost : FEATURE_COSTS) {
+			SummaryRow without = row(section, cost.get(0));
+			SummaryRow with = row(section, cost.get(1));
+			if (without == null || with == null || !sameMetric(with, without)) {
+				continue;
+			}
+			// Rounds are interleaved, so round i of both ran side by side: their ratio is steadier than the medians'.
+			List<Double> perRound = new ArrayList<>();
+			for (int i = 0; i < Math.min(with.rounds().size(), without.rounds().size()); i++) {
+				if (without.rounds().get(i) != 0) {
+					perRound.add((with.rounds().get(i) / without.rounds().get(i) - 1) * 100);
+				}
+			}
+			md.append("\nCost of ").append(cost.get(2)).append(": ")
+				.append(percent((with.value() / without.value() - 1) * 100)).append(" ").append(section.unit())
+				.append(" between the medians; per round ")
+				.append(String.join(", ", perRound.stream().map(MarkdownReport::percent).toList()))
+				.append(", median ").append(percent(SummaryRow.median(perRound))).append(".\n");
+		}
+	}
+
+	private static String percent(double value) {
+		return String.format(Locale.ROOT, "%+.1f%%", value);
+	}
+
+	private static SummaryRow row(Section section, String target) {
+		return section.rows().stream().filter((r) -> r.target().equals(target) && r.value() != 0).findFirst()
 			.orElse(null);
+	}
+
+	private static SummaryRow base(Section section, String baseline) {
+		return row(section, baseline);
 	}
 
 	private static String ratio(SummaryRow row, SummaryRow base) {
@@ -144,7 +184,7 @@ public final class MarkdownReport {
 		StringBuilder note = new StringBuilder(row.note());
 		for (String key : List.of("mb_per_s", "heap_b_per_conn", "direct_b_per_conn", "nmt_other_b_per_conn",
 				"rss_b_per_conn", "pss_b_per_conn", "rss_mb",
-				"closed_loop_errors", "server_cpu_pct", "send_lag_p99_ms")) {
+				"closed_loop_errors", "server_cpu_pct", "tick_us_per_req", "alloc_b_per_req", "send_lag_p99_ms")) {
 			Object value = row.extras().get(key);
 			if (value != null) {
 				note.append((note.length() > 0) ? "; " : "").append(key.replace('_', ' ')).append(" ")

@@ -7,14 +7,20 @@ import java.util.Map;
 
 import io.khamsin.benchmark.load.LoadResult;
 import io.khamsin.benchmark.load.LoadSpec;
+import io.khamsin.benchmark.os.AttachProbe;
+import io.khamsin.benchmark.os.CoreKeeper;
 import io.khamsin.benchmark.os.CoreUsage;
 import io.khamsin.benchmark.os.ProcessTree;
 import io.khamsin.benchmark.target.Route;
 
 /**
  * {@code cpu-fixed-rate}: the status request at a fixed rate every target sustains, and the server's CPU time per
- * request (utime + stime of its process tree over the window, from /proc). The headline for fast paths, where a
- * throughput ratio is only a lower bound once the load core saturates.
+ * request: the scheduler's run time of every thread of its process tree over the window
+ * ({@code /proc/PID/task/TID/schedstat}), and where the kernel keeps none, utime + stime (clock ticks, beside the
+ * headline as {@code tick_us_per_req}). The headline for fast paths, where a throughput ratio is only a lower bound
+ * once the load core saturates. Beside it, for JVM targets, the bytes allocated per request over the same window
+ * ({@link AttachProbe}). The spinner that keeps the server core awake is stopped for the window
+ * ({@link CoreKeeper}).
  */
 final class CpuFixedRateScenario implements Scenario {
 
@@ -38,7 +44,8 @@ final class CpuFixedRateScenario implements Scenario {
 	@Override
 	public String figure() {
 		return "GET /plaintext at a fixed rate on 64 connections (open loop): server CPU microseconds per request "
-				+ "(utime+stime from /proc/PID/stat)";
+				+ "(run time of every server thread from /proc/PID/task/TID/schedstat); alloc b per req: bytes the "
+				+ "JVM targets allocated per request over the same window";
 	}
 
 	@Override
@@ -59,17 +66,39 @@ final class CpuFixedRateScenario implements Scenario {
 		context.progress().step(target.name(), round, settings.rounds(), String.format("fixed %,d req/s for %.0f s",
 				rate, seconds));
 		ProcessTree tree = new ProcessTree(target.process().pid());
-		CoreUsage server = CoreUsage.start(settings.serverCore());
-		long ticks = tree.cpuTicks();
-		LoadResult result = context.generator().run(LoadSpec.openLoop(target.process().address(),
-				this.status.request(target), 64, rate, Duration.ZERO, Duration.ofMillis((long) (seconds * 1000))));
-		long used = tree.cpuTicks() - ticks;
+		// Allocation is read around the CPU window, not inside it: attaching costs the target CPU of its own.
+		AttachProbe probe = target.process().spec().jvm()
+				? new AttachProbe(target.process().pid(), context.runDir().resolve("targets")) : null;
+		AttachProbe.Reading allocatedBefore = read(probe);
+		boolean precise = ProcessTree.hasSchedstat();
+		CoreUsage server;
+		LoadResult result;
+		long used;
+		long usedNanos;
+		// The server core may halt in this window: the spinner that keeps it awake would add its switches to every
+		// target's CPU per request (CoreKeeper says by how much).
+		try (CoreKeeper.Resume awake = context.coreKeeper().letHalt()) {
+			server = CoreUsage.start(settings.serverCore());
+			long nanos = precise ? tree.cpuNanos() : 0;
+			long ticks = tree.cpuTicks();
+			result = context.generator().run(LoadSpec.openLoop(target.process().address(),
+					this.status.request(target), 64, rate, Duration.ZERO, Duration.ofMillis((long) (seconds * 1000))));
+			used = tree.cpuTicks() - ticks;
+			usedNanos = precise ? tree.cpuNanos() - nanos : 0;
+		}
+		AttachProbe.Reading allocatedAfter = (allocatedBefore != null) ? read(probe) : null;
 		long answered = result.completed() + result.errors();
-		double microsPerRequest = (answered > 0) ? used * (1e6 / ProcessTree.TICKS_PER_SECOND) / answered : 0;
+		double tickMicros = (answered > 0) ? used * (1e6 / ProcessTree.TICKS_PER_SECOND) / answered : 0;
+		double microsPerRequest = !precise ? tickMicros : (answered > 0) ? usedNanos / 1e3 / answered : 0;
 		Map<String, Object> extras = new LinkedHashMap<>();
 		extras.put("rate", rate);
 		extras.put("achieved", RateScenario.round1(result.achievedRate()));
 		extras.put("server_cpu_ticks", used);
+		extras.put("tick_us_per_req", RateScenario.round1(tickMicros));
+		long allocated = (allocatedAfter != null) ? allocatedAfter.allocatedSince(allocatedBefore) : -1;
+		if (allocated >= 0 && answered > 0) {
+			extras.put("alloc_b_per_req", Math.round((double) allocated / answered));
+		}
 		extras.put("send_lag_p99_ms", result.sendLagP99Nanos() / 1e6);
 		extras.put("server_cpu_pct", RateScenario.round1(server.busyPercent()));
 		String note = "";
@@ -81,6 +110,18 @@ final class CpuFixedRateScenario implements Scenario {
 				String.format("  %.1f us/request (%s)", microsPerRequest, result.describe()));
 		return new Measurement(microsPerRequest, result.p50Millis(), result.p99Millis(), note, extras,
 				Map.of("result", result.describe()));
+	}
+
+	private static AttachProbe.Reading read(AttachProbe probe) {
+		if (probe == null) {
+			return null;
+		}
+		try {
+			return probe.read();
+		}
+		catch (IllegalStateException ex) {
+			return null;
+		}
 	}
 
 }

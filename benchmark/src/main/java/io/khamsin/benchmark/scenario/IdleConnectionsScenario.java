@@ -8,8 +8,8 @@ import java.util.Map;
 import io.khamsin.benchmark.load.IdleConnections;
 import io.khamsin.benchmark.load.LoadSpec;
 import io.khamsin.benchmark.load.RequestTemplate;
-import io.khamsin.benchmark.os.DirectMemoryProbe;
-import io.khamsin.benchmark.os.DirectMemoryProbe.DirectMemory;
+import io.khamsin.benchmark.os.AttachProbe;
+import io.khamsin.benchmark.os.AttachProbe.Reading;
 import io.khamsin.benchmark.os.JvmProbe;
 import io.khamsin.benchmark.os.ProcessTree;
 import io.khamsin.benchmark.target.IntegrityCheck;
@@ -19,7 +19,7 @@ import io.khamsin.benchmark.target.TargetProcess;
 /**
  * {@code idle-10k}: 10,000 keep-alive connections that each made one request and stay idle. RSS barely moves on a
  * JVM (it reuses memory it already touched), so the headline for JVM targets is the live heap (class histogram after
- * a full GC) plus the direct buffer memory ({@link DirectMemoryProbe}) per connection, connections open minus none
+ * a full GC) plus the direct buffer memory ({@link AttachProbe}) per connection, connections open minus none
  * open; each part, NMT's "Other" category and RSS/PSS go beside it. nginx gets its PSS per connection. Each round
  * starts a fresh process.
  */
@@ -98,19 +98,19 @@ final class IdleConnectionsScenario extends FreshProcessScenario {
 
 		private final JvmProbe jcmd;
 
-		private final DirectMemoryProbe direct;
+		private final AttachProbe direct;
 
 		private long heap;
 
 		private long nmtOtherKb;
 
-		private DirectMemory directBefore;
+		private Reading directBefore;
 
 		private String directProblem;
 
 		Jvm(RunContext context, TargetProcess process) {
 			this.jcmd = new JvmProbe(process.pid());
-			this.direct = new DirectMemoryProbe(process.pid(), context.runDir().resolve("targets"));
+			this.direct = new AttachProbe(process.pid(), context.runDir().resolve("targets"));
 		}
 
 		void before() {
@@ -127,7 +127,7 @@ final class IdleConnectionsScenario extends FreshProcessScenario {
 
 		/** @return the note of the row; puts the headline in {@code extras} under {@code metric_value} */
 		String after(int open, Map<String, Object> extras) {
-			DirectMemory directAfter = null;
+			Reading directAfter = null;
 			if (this.directBefore != null) {
 				try {
 					directAfter = this.direct.read();
@@ -140,7 +140,7 @@ final class IdleConnectionsScenario extends FreshProcessScenario {
 			long nmtOtherAfter = this.jcmd.nmtOtherKb();
 			extras.put("heap_b_per_conn", Math.round(heapPer));
 			if (directAfter != null) {
-				double directPer = (directAfter.totalBytes() - this.directBefore.totalBytes()) / (double) open;
+				double directPer = (directAfter.directBytes() - this.directBefore.directBytes()) / (double) open;
 				extras.put("direct_b_per_conn", RateScenario.round1(directPer));
 				extras.put("direct_jdk_b_per_conn",
 						RateScenario.round1((directAfter.jdkBytes() - this.directBefore.jdkBytes()) / (double) open));

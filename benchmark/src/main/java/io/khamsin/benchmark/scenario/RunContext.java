@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.khamsin.benchmark.load.LoadGenerator;
+import io.khamsin.benchmark.os.CoreKeeper;
 import io.khamsin.benchmark.target.TargetProcess;
 import io.khamsin.benchmark.target.TargetSpec;
 
@@ -19,9 +20,10 @@ import io.khamsin.benchmark.target.TargetSpec;
  * @param filesDir the download files
  * @param jvmFlags the JVM flags every JVM target gets
  * @param ports hands out a port per launch
+ * @param coreKeeper keeps the server core awake between requests
  */
 public record RunContext(Settings settings, LoadGenerator generator, Wrk wrk, Progress progress, Path runDir,
-		Path filesDir, List<String> jvmFlags, Ports ports) {
+		Path filesDir, List<String> jvmFlags, Ports ports, CoreKeeper coreKeeper) {
 
 	/** Launch {@code target} pinned to the server core, with {@code extraJvmFlags} after the common ones. */
 	public TargetProcess launch(TargetSpec target, List<String> extraJvmFlags) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The targets this machine can run, in report order. The Spring Boot targets come from the properties file that
@@ -21,8 +22,8 @@ import java.util.Set;
 public final class Targets {
 
 	/** Every target name, in report order. */
-	public static final List<String> ALL = List.of("khamsin", "khamsin-fixed", "reactor-netty", "tomcat", "jetty",
-			"netty-raw", "vertx", "nginx");
+	public static final List<String> ALL = List.of("khamsin", "khamsin-fixed", "khamsin-no-metrics",
+			"khamsin-access-log", "reactor-netty", "tomcat", "jetty", "netty-raw", "vertx", "nginx");
 
 	/** The Spring Boot targets: the sample app on each container. */
 	public static final List<String> BOOT = List.of("khamsin", "reactor-netty", "tomcat", "jetty");
@@ -36,6 +37,18 @@ public final class Targets {
 
 	/** The scenarios of {@code khamsin-fixed}: those whose only route is {@code /plaintext}. */
 	public static final Set<String> FIXED_RESPONSE_SCENARIOS = Set.of("status", "cpu-fixed-rate", "new-connection");
+
+	/**
+	 * The Spring Boot argument that gives target {@code khamsin-no-metrics} khamsin with its own figures off: the
+	 * same build, so that its CPU per request beside khamsin's is the cost of recording them.
+	 */
+	public static final List<String> NO_METRICS_ARGS = List.of("--khamsin.metrics.enabled=false");
+
+	/**
+	 * The scenarios of the variants that price one feature ({@code khamsin-no-metrics}, {@code khamsin-access-log}):
+	 * CPU per request at a fixed rate is the figure a feature's cost shows in.
+	 */
+	public static final Set<String> FEATURE_COST_SCENARIOS = Set.of("cpu-fixed-rate");
 
 	/** Where Debian installs nginx. */
 	public static final Path NGINX = Path.of("/usr/sbin/nginx");
@@ -61,14 +74,20 @@ public final class Targets {
 				continue;
 			}
 			String source = built.getProperty(name + ".source", "sample-app");
-			found.put(name, boot(name, classpath, main, source, List.of(), Set.of()));
+			found.put(name, boot(name, classpath, main, source, (launch) -> List.of(), Set.of()));
 			if (name.equals("khamsin")) {
-				found.put("khamsin-fixed", boot("khamsin-fixed", classpath, main, source, FIXED_RESPONSE_ARGS,
-						FIXED_RESPONSE_SCENARIOS));
+				found.put("khamsin-fixed", boot("khamsin-fixed", classpath, main, source,
+						(launch) -> FIXED_RESPONSE_ARGS, FIXED_RESPONSE_SCENARIOS));
+				found.put("khamsin-no-metrics", boot("khamsin-no-metrics", classpath, main, source,
+						(launch) -> NO_METRICS_ARGS, FEATURE_COST_SCENARIOS));
+				found.put("khamsin-access-log", boot("khamsin-access-log", classpath, main, source,
+						Targets::accessLogArgs, FEATURE_COST_SCENARIOS));
 			}
 		}
 		if (!found.containsKey("khamsin")) {
-			missing.put("khamsin-fixed", "needs the khamsin target's build: " + missing.get("khamsin"));
+			for (String variant : List.of("khamsin-fixed", "khamsin-no-metrics", "khamsin-access-log")) {
+				missing.put(variant, "needs the khamsin target's build: " + missing.get("khamsin"));
+			}
 		}
 		found.put("netty-raw", reference("netty-raw", benchmarkClasspath, "io.khamsin.benchmark.refserver.NettyRawServer",
 				"minimal Netty 4.2 epoll server answering the routes directly"));
@@ -90,8 +109,20 @@ public final class Targets {
 		return ordered;
 	}
 
-	private static TargetSpec boot(String name, String classpath, String main, String source, List<String> extraArgs,
-			Set<String> scenarios) {
+	/**
+	 * The arguments of target {@code khamsin-access-log}: the access log on, in the common format, appended to a
+	 * file beside the download files (a temporary directory the run deletes, so the lines stay out of the results).
+	 * @param launch the launch
+	 * @return the Spring Boot arguments
+	 */
+	static List<String> accessLogArgs(TargetSpec.Launch launch) {
+		Path file = launch.filesDir().resolve("access-" + launch.port() + ".log").toAbsolutePath();
+		return List.of("--khamsin.access-log.enabled=true", "--khamsin.access-log.format=common",
+				"--khamsin.access-log.destination=" + file);
+	}
+
+	private static TargetSpec boot(String name, String classpath, String main, String source,
+			Function<TargetSpec.Launch, List<String>> extraArgs, Set<String> scenarios) {
 		return new TargetSpec(name, true, (launch) -> {
 			List<String> command = new ArrayList<>(List.of(javaBin()));
 			command.addAll(launch.jvmFlags());
@@ -101,7 +132,7 @@ public final class Targets {
 					// Equal keep-alive and connection limits for every target (Tomcat's defaults are 100 and 8,192).
 					"--server.tomcat.max-keep-alive-requests=-1", "--server.tomcat.max-connections=20000",
 					"--khamsin.max-connections=20000"));
-			command.addAll(extraArgs);
+			command.addAll(extraArgs.apply(launch));
 			return command;
 		}, "the sample app (" + source + ") on " + containerName(name), classpath, scenarios);
 	}
@@ -110,6 +141,8 @@ public final class Targets {
 		return switch (name) {
 			case "khamsin" -> "the khamsin starter";
 			case "khamsin-fixed" -> "the khamsin starter, /plaintext as a fixed response (no WebFlux)";
+			case "khamsin-no-metrics" -> "the khamsin starter with khamsin.metrics.enabled=false";
+			case "khamsin-access-log" -> "the khamsin starter with the access log on (common format, to a file)";
 			case "reactor-netty" -> "Spring Boot's default container, Reactor Netty";
 			case "tomcat" -> "spring-boot-starter-tomcat (reactive)";
 			case "jetty" -> "spring-boot-starter-jetty (reactive)";

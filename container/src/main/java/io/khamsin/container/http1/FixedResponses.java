@@ -7,6 +7,8 @@ import java.util.Map;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -116,6 +118,20 @@ final class FixedResponses {
 		}
 
 		/**
+		 * Write the whole response past the encoder, without flushing it.
+		 * @param encoderCtx the context of the connection's response encoder
+		 * @param head whether to leave the body out ({@code HEAD})
+		 * @param close whether the connection closes after it ({@code Connection: close})
+		 * @param http10KeepAlive whether an HTTP/1.0 client is told the connection stays open
+		 * @return the future of the write, a void one unless the connection closes
+		 */
+		ChannelFuture write(ChannelHandlerContext encoderCtx, boolean head, boolean close, boolean http10KeepAlive) {
+			ByteBuf response = encode(encoderCtx.alloc(), head, close, http10KeepAlive);
+			// Only a closing connection listens for the end of the write: the others need no promise.
+			return close ? encoderCtx.write(response) : encoderCtx.write(response, encoderCtx.voidPromise());
+		}
+
+		/**
 		 * The whole response in one buffer.
 		 * @param alloc the connection's allocator
 		 * @param head whether to leave the body out ({@code HEAD})
@@ -123,7 +139,7 @@ final class FixedResponses {
 		 * @param http10KeepAlive whether an HTTP/1.0 client is told the connection stays open
 		 * @return the buffer
 		 */
-		ByteBuf encode(ByteBufAllocator alloc, boolean head, boolean close, boolean http10KeepAlive) {
+		private ByteBuf encode(ByteBufAllocator alloc, boolean head, boolean close, boolean http10KeepAlive) {
 			AsciiString date = DateHeader.now();
 			byte[] end = close ? CLOSE : (http10KeepAlive ? KEEP_ALIVE : CRLF);
 			int bodyLength = head ? 0 : this.body.length;

@@ -57,8 +57,8 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 	 */
 	public static void preload() {
 		ClassLoader loader = Http1ChannelInitializer.class.getClassLoader();
-		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, Http1ServerCodec.class, FixedResponses.class,
-				DateHeader.class, HttpDecoderConfig.class, CodecPool.class }) {
+		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, Http1ServerCodec.class, ServerResponses.class,
+				FixedResponses.class, DateHeader.class, HttpDecoderConfig.class, CodecPool.class }) {
 			try {
 				Class.forName(type.getName(), true, loader);
 			}

@@ -3,20 +3,12 @@ package io.khamsin.container.http1;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.util.ArrayDeque;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
-import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -29,14 +21,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
-import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.ExchangeChannel;
 import io.khamsin.container.bridge.HttpExchange;
 import io.khamsin.container.bridge.RequestUris;
@@ -50,35 +39,22 @@ import io.khamsin.container.metrics.Route;
 /**
  * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
  * and answered in order, keep-alive, {@code Expect: 100-continue} answered when the handler first asks for the
- * body, the connection's guards (idle, head and body timeouts, body size), and graceful draining.
+ * body, the connection's guards (idle, head and body timeouts, body size), and graceful draining. The timeouts
+ * are those of its base, {@link ConnectionTimer}; the responses it writes itself, without the application, are
+ * {@link ServerResponses} and {@link FixedResponses}.
  * <p>
  * Responses written while a read batch is being processed are flushed once when the batch ends.
  */
-final class Http1ServerHandler extends ChannelInboundHandlerAdapter
-		implements ExchangeChannel, Http1ServerCodec.Listener, Runnable {
+final class Http1ServerHandler extends ConnectionTimer implements ExchangeChannel, Http1ServerCodec.Listener {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
 
 	/** Unread request bytes that are read and dropped to keep a connection alive; more closes it. */
 	private static final long DISCARD_LIMIT = 64 * 1024;
 
-	private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory();
-
-	private static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
-
-	private enum Timer {
-		NONE, IDLE, HEAD, BODY
-	}
-
-	private final ServerContext context;
-
-	private final KhamsinServerConfig config;
-
 	private final FixedResponses fixedResponses;
 
 	private final ConnectionFigures figures;
-
-	private ChannelHandlerContext ctx;
 
 	private Http1ServerCodec codec;
 
@@ -110,8 +86,6 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 
 	private boolean draining;
 
-	private boolean closed;
-
 	private boolean continueExpected;
 
 	private long contentLength;
@@ -128,23 +102,12 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 
 	private boolean autoReadPaused;
 
-	private Timer timer = Timer.NONE;
-
-	private long deadline;
-
-	private final long checkIntervalNanos;
-
-	private ScheduledFuture<?> timerFuture;
-
 	Http1ServerHandler(ServerContext context, FixedResponses fixedResponses, NettyDataBufferFactory bufferFactory,
 			ConnectionFigures figures) {
-		this.context = context;
-		this.config = context.config();
+		super(context);
 		this.fixedResponses = fixedResponses;
 		this.bufferFactory = bufferFactory;
 		this.figures = figures;
-		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
-				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
 	}
 
 	void codec(Http1ServerCodec codec) {
@@ -158,19 +121,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 	}
 
 	@Override
-	public void channelActive(ChannelHandlerContext ctx) {
-		arm(Timer.IDLE, this.config.idleTimeout().toNanos());
-		ctx.fireChannelActive();
-	}
-
-	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
 		this.closed = true;
-		this.timer = Timer.NONE;
-		if (this.timerFuture != null) {
-			this.timerFuture.cancel(false);
-			this.timerFuture = null;
-		}
+		cancelTimer();
 		HttpExchange exchange = this.exchange;
 		this.exchange = null;
 		if (exchange != null) {
@@ -238,9 +191,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 	@Override
 	public void channelReadComplete(ChannelHandlerContext ctx) {
 		this.inRead = false;
-		if (this.receivingHead && this.exchange == null && !this.discarding && this.timer != Timer.HEAD) {
+		if (this.receivingHead && this.exchange == null && !this.discarding && !isTimingHead()) {
 			// Part of a request head arrived and the rest did not come with it: time the rest.
-			arm(Timer.HEAD, this.config.headerReadTimeout().toNanos());
+			timeHead();
 		}
 		if (this.flushPending) {
 			this.flushPending = false;
@@ -268,7 +221,11 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 	private void onRequest(HttpRequest request) {
 		this.figures.requestStarted();
 		if (request.decoderResult().isFailure()) {
-			rejectMalformed(request.decoderResult().cause());
+			sendErrorAndClose(ServerResponses.refuseMalformed(request.decoderResult().cause(), this.context.guards()));
+			return;
+		}
+		if (request.protocolVersion().majorVersion() != 1) {
+			sendErrorAndClose(ServerResponses.refuseVersion(request, this.context.guards()));
 			return;
 		}
 		this.sequence++;
@@ -279,16 +236,13 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		this.bodyBytes = 0;
 		this.requestEnded = false;
 		this.continueExpected = false;
-		if (isUnsupportedExpectation(request)) {
-			sendErrorAndClose(HttpResponseStatus.EXPECTATION_FAILED);
+		if (ServerResponses.isUnsupportedExpectation(request)) {
+			sendErrorAndClose(ServerResponses.refuseExpectation(request, this.context.guards()));
 			return;
 		}
 		long maxBody = this.config.maxRequestBodySize();
 		if (maxBody >= 0 && this.contentLength > maxBody) {
-			this.context.guards().increment(Guard.MAX_REQUEST_BODY_SIZE);
-			logger.debug("Request body of {} bytes exceeds khamsin.max-request-body-size ({} bytes): 413",
-					this.contentLength, maxBody);
-			sendErrorAndClose(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+			sendErrorAndClose(ServerResponses.refuseAnnouncedBody(this.contentLength, maxBody, this.context.guards()));
 			return;
 		}
 		FixedResponses.Entry fixed = this.fixedResponses.lookup(request, this.contentLength > 0 || this.chunked);
@@ -306,26 +260,18 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 					this.sequence);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
-			this.context.guards().increment(Guard.BAD_REQUEST);
-			logger.debug("Rejecting request target '{}': {}", request.uri(), ex.getMessage());
-			sendErrorAndClose(HttpResponseStatus.BAD_REQUEST);
+			sendErrorAndClose(ServerResponses.refuseTarget(request, ex, this.context.guards()));
 			return;
 		}
 		this.continueExpected = HttpUtil.is100ContinueExpected(request);
 		this.exchange = exchange;
 		if (this.contentLength != 0 || this.chunked) {
-			arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
+			timeBody();
 		}
 		else {
 			disarm();
 		}
 		exchange.start(this.context.handler());
-	}
-
-	private static boolean isUnsupportedExpectation(HttpRequest request) {
-		// RFC 9110, section 10.1.1: 100-continue is the only expectation defined.
-		String expect = request.headers().get(HttpHeaderNames.EXPECT);
-		return expect != null && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.trim());
 	}
 
 	private void onContent(HttpContent content) {
@@ -338,22 +284,15 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		this.bodyBytes += content.content().readableBytes();
 		if (maxBody >= 0 && this.bodyBytes > maxBody) {
 			content.release();
-			this.context.guards().increment(Guard.MAX_REQUEST_BODY_SIZE);
-			logger.debug("Request body exceeds khamsin.max-request-body-size ({} bytes): 413", maxBody);
-			failExchange(exchange, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+			failExchange(exchange, ServerResponses.refuseBody(maxBody, this.context.guards()),
 					new IOException("Request body exceeds the limit of " + maxBody + " bytes"));
 			return;
 		}
 		boolean last = content instanceof LastHttpContent;
 		if (last) {
 			this.requestEnded = true;
-			if (this.timer == Timer.BODY) {
-				disarm();
-			}
 		}
-		else if (this.timer == Timer.BODY) {
-			this.deadline = System.nanoTime() + this.config.bodyReadTimeout().toNanos();
-		}
+		bodyReceived(last);
 		exchange.onContent(content);
 	}
 
@@ -532,8 +471,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		// The handler asked for the body: time to send 100 Continue (RFC 9110, section 10.1.1).
 		if (this.continueExpected && this.exchange != null && !this.exchange.isResponseStarted()) {
 			this.continueExpected = false;
-			this.ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
-					Unpooled.EMPTY_BUFFER, HEADERS.newEmptyHeaders(), EmptyHttpHeaders.INSTANCE));
+			this.ctx.writeAndFlush(ServerResponses.continueResponse());
 		}
 	}
 
@@ -565,7 +503,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 			this.discarding = true;
 			this.discardFrom = this.bodyBytes;
 			if (this.contentLength > 0 || this.chunked) {
-				arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
+				timeBody();
 			}
 			updateAutoRead();
 			return;
@@ -581,10 +519,10 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 			return;
 		}
 		if (this.receivingHead) {
-			arm(Timer.HEAD, this.config.headerReadTimeout().toNanos());
+			timeHead();
 		}
 		else {
-			arm(Timer.IDLE, this.config.idleTimeout().toNanos());
+			timeIdle();
 		}
 		processPending();
 	}
@@ -610,8 +548,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 			sendErrorAndClose(HttpResponseStatus.BAD_REQUEST);
 			return;
 		}
-		FullHttpResponse response = emptyResponse(HttpResponseStatus.OK);
-		response.headers().set(HttpHeaderNames.ALLOW, ALLOWED_METHODS);
+		FullHttpResponse response = ServerResponses.serverOptions();
 		prepareHead(response, false);
 		ChannelFuture write = write(response, true);
 		this.discarding = true;
@@ -622,36 +559,12 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		boolean close = this.closing || !this.keepAlive || this.draining;
 		this.closing = close;
 		this.codec.responseWrittenDirectly();
-		ByteBuf response = fixed.encode(this.ctx.alloc(), request.method() == HttpMethod.HEAD, close,
+		ChannelFuture write = fixed.write(this.encoderCtx, request.method() == HttpMethod.HEAD, close,
 				this.http10 && !close);
-		// Only a closing connection listens for the end of the write: the others need no promise.
-		ChannelFuture write = close ? this.encoderCtx.write(response)
-				: this.encoderCtx.write(response, this.encoderCtx.voidPromise());
 		flush();
 		this.discarding = true;
 		this.figures.requestCompleted(write, fixed.status(), Route.FIXED, RequestPath.FAST);
 		exchangeComplete(write);
-	}
-
-	private void rejectMalformed(Throwable cause) {
-		HttpResponseStatus status;
-		Guard guard;
-		if (cause instanceof TooLongHttpLineException) {
-			status = HttpResponseStatus.REQUEST_URI_TOO_LONG;
-			guard = Guard.MAX_INITIAL_LINE_LENGTH;
-		}
-		else if (cause instanceof TooLongHttpHeaderException) {
-			status = HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
-			guard = Guard.MAX_HEADER_SIZE;
-		}
-		else {
-			status = (cause instanceof TooLongFrameException) ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
-					: HttpResponseStatus.BAD_REQUEST;
-			guard = Guard.BAD_REQUEST;
-		}
-		this.context.guards().increment(guard);
-		logger.debug("Rejecting malformed request with {}: {}", status.code(), cause.getMessage());
-		sendErrorAndClose(status);
 	}
 
 	private void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
@@ -670,20 +583,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		this.closing = true;
 		disarm();
 		releasePending();
-		FullHttpResponse response = emptyResponse(status);
-		response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-		response.headers().set(HttpHeaderNames.DATE, DateHeader.now());
-		if (this.config.serverHeader() != null) {
-			response.headers().set(HttpHeaderNames.SERVER, this.config.serverHeader());
-		}
-		this.ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-	}
-
-	private static FullHttpResponse emptyResponse(HttpResponseStatus status) {
-		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER,
-				HEADERS.newHeaders(), EmptyHttpHeaders.INSTANCE);
-		response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-		return response;
+		this.ctx.writeAndFlush(ServerResponses.error(status, this.config.serverHeader()))
+			.addListener(ChannelFutureListener.CLOSE);
 	}
 
 	private NettyDataBufferFactory bufferFactory() {
@@ -694,64 +595,21 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 		return this.bufferFactory;
 	}
 
-	// Timers: one scheduled task per connection. It never sleeps longer than the shortest configured timeout, so a
-	// deadline that moves (every request does) is only written to a field, and no task is ever cancelled.
+	// Timeouts
 
-	private void arm(Timer timer, long timeoutNanos) {
-		this.timer = timer;
-		this.deadline = System.nanoTime() + timeoutNanos;
-		if (this.timerFuture == null && !this.closed) {
-			schedule(timeoutNanos);
-		}
-	}
-
-	private void schedule(long delayNanos) {
-		this.timerFuture = this.ctx.executor().schedule(this, Math.min(delayNanos, this.checkIntervalNanos),
-				TimeUnit.NANOSECONDS);
-	}
-
-	private void disarm() {
-		this.timer = Timer.NONE;
-	}
-
-	/** The connection's timer fired. */
 	@Override
-	public void run() {
-		this.timerFuture = null;
-		if (this.timer == Timer.NONE || this.closed) {
-			return;
-		}
-		long left = this.deadline - System.nanoTime();
-		if (left > 0) {
-			schedule(left);
-			return;
-		}
-		switch (this.timer) {
-			case IDLE -> {
-				this.context.guards().increment(Guard.IDLE_TIMEOUT);
-				this.ctx.close();
-			}
-			case HEAD -> {
-				this.context.guards().increment(Guard.HEADER_READ_TIMEOUT);
-				logger.debug("Request head not received within khamsin.header-read-timeout ({}): 408",
-						this.config.headerReadTimeout());
-				sendErrorAndClose(HttpResponseStatus.REQUEST_TIMEOUT);
-			}
-			case BODY -> onBodyTimeout();
-			default -> {
-			}
-		}
+	void headTimedOut() {
+		sendErrorAndClose(HttpResponseStatus.REQUEST_TIMEOUT);
 	}
 
-	private void onBodyTimeout() {
+	@Override
+	boolean isBodyPaused() {
+		return this.exchange != null && this.exchange.isBodyPaused();
+	}
+
+	@Override
+	void bodyTimedOut() {
 		HttpExchange exchange = this.exchange;
-		if (exchange != null && exchange.isBodyPaused()) {
-			// The handler is slow to read, not the client to send: wait for the handler.
-			arm(Timer.BODY, this.config.bodyReadTimeout().toNanos());
-			return;
-		}
-		this.context.guards().increment(Guard.BODY_READ_TIMEOUT);
-		logger.debug("Request body stalled for khamsin.body-read-timeout ({}): 408", this.config.bodyReadTimeout());
 		if (exchange == null) {
 			this.ctx.close();
 			return;

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.guard.Guard;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.test.TestRoutes;
 
@@ -133,6 +134,7 @@ class Http1BehaviourTests {
 			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: teapot\r\n\r\n");
 			assertThat(connection.read().status()).isEqualTo(417);
 		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(1);
 	}
 
 	@Test
@@ -180,6 +182,39 @@ class Http1BehaviourTests {
 			connection.send("GET /plaintext HTTP/1.1\r\nHost: localhost\r\n\r\n");
 			assertThat(connection.read().bodyText()).isEqualTo("Hello, World!");
 		}
+	}
+
+	@Test
+	void asteriskFormOfAnotherMethodIsRefusedWith400AndClosed() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET * HTTP/1.1\r\nHost: localhost\r\n\r\n");
+			RawHttpConnection.Response response = connection.read();
+			assertThat(response.status()).isEqualTo(400);
+			assertThat(response.header("content-length")).isEqualTo("0");
+			assertThat(response.header("connection")).isEqualTo("close");
+			assertThat(response.header("server")).isEqualTo("khamsin-test");
+			assertThat(response.header("date")).endsWith(" GMT");
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(1);
+	}
+
+	@Test
+	void aRequestInAnotherMajorVersionOfHttpIsRefusedWith505AndClosed() throws Exception {
+		for (String version : new String[] { "HTTP/2.0", "HTTP/3.0" }) {
+			try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+				connection.send("GET /plaintext " + version + "\r\nHost: localhost\r\n\r\n");
+				RawHttpConnection.Response response = connection.read();
+				assertThat(response.status()).isEqualTo(505);
+				assertThat(response.header("connection")).isEqualTo("close");
+				assertThat(connection.isClosedByServer(5000)).isTrue();
+			}
+		}
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /plaintext HTTP/1.2\r\nHost: localhost\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(200);
+		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(2);
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.khamsin.benchmark.micro.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.infra.Blackhole;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -15,13 +16,19 @@ import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1ChannelInitializer;
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.MetricsConfig;
 
 /**
  * One whole keep-alive exchange through khamsin's HTTP/1.1 pipeline and its bridge, on an {@code EmbeddedChannel}:
  * request decode, the Spring {@code HttpHandler} answering 13 bytes of text/plain, response encode and write.
- * The engine's share of a status request, without sockets.
+ * The engine's share of a status request, without sockets; with the engine's figures recorded and not.
  */
 public class Http1ExchangeBenchmark extends EmbeddedChannelBenchmark {
+
+	/** Whether the engine records its figures ({@code khamsin.metrics.enabled}): their cost per exchange. */
+	@Param({ "on", "off" })
+	public String metrics;
 
 	ByteBuf request;
 
@@ -34,8 +41,9 @@ public class Http1ExchangeBenchmark extends EmbeddedChannelBenchmark {
 			return response.writeWith(Mono.just(body));
 		};
 		KhamsinServerConfig config = KhamsinServerConfig.defaults();
+		KhamsinMetrics figures = KhamsinMetrics.create(MetricsConfig.builder().enabled("on".equals(this.metrics)).build());
 		ServerContext context = new ServerContext(config, handler, new ConnectionRegistry(config.maxConnections()),
-				new GuardCounters());
+				new GuardCounters(), figures, null);
 		this.channel = new EmbeddedChannel(new Http1ChannelInitializer(context));
 		this.request = unreleasable(PLAINTEXT_REQUEST);
 	}

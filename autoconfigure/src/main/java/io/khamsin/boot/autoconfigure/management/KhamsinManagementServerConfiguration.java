@@ -1,0 +1,30 @@
+package io.khamsin.boot.autoconfigure.management;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
+import org.springframework.boot.web.server.autoconfigure.reactive.ReactiveWebServerConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+import io.khamsin.boot.autoconfigure.KhamsinProperties;
+
+/**
+ * Configuration of the management server, registered in actuator's child context only. Boot's
+ * {@link ReactiveWebServerConfiguration} applies the customizers of that context (among them actuator's, which
+ * sets {@code management.server.port} and {@code management.server.address}); khamsin's settings come from
+ * {@link KhamsinManagementServerFactoryCustomizer}. The server records into figures of its own, so that
+ * {@code /actuator/khamsin}, {@code /actuator/latency} and khamsin's meters keep reporting the main server alone.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(KhamsinProperties.class)
+@Import(ReactiveWebServerConfiguration.class)
+final class KhamsinManagementServerConfiguration {
+
+	@Bean
+	KhamsinManagementServerFactoryCustomizer khamsinManagementServerFactoryCustomizer(
+			ServerProperties serverProperties, KhamsinProperties khamsinProperties) {
+		return new KhamsinManagementServerFactoryCustomizer(serverProperties, khamsinProperties);
+	}
+
+}

@@ -1,0 +1,55 @@
+package io.khamsin.benchmark.target;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TargetsTests {
+
+	private static final TargetSpec.Launch LAUNCH = new TargetSpec.Launch(18080, Path.of("/tmp/files"),
+			Path.of("/tmp/run"), List.of("-Xmx512m"));
+
+	@Test
+	void theKhamsinBuildAlsoGivesTheVariantsThatPriceOneFeatureEach() {
+		Properties built = new Properties();
+		built.setProperty("khamsin.classpath", "app.jar");
+		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+
+		Map<String, TargetSpec> targets = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>()));
+
+		assertThat(targets.get("khamsin-no-metrics").command().apply(LAUNCH)).contains("--khamsin.metrics.enabled=false")
+			.contains("--server.port=18080");
+		assertThat(targets.get("khamsin-access-log").command().apply(LAUNCH)).contains(
+				"--khamsin.access-log.enabled=true", "--khamsin.access-log.destination=/tmp/files/access-18080.log");
+		assertThat(targets.get("khamsin").command().apply(LAUNCH)).noneMatch((arg) -> arg.startsWith("--khamsin.metrics")
+				|| arg.startsWith("--khamsin.access-log") || arg.startsWith("--khamsin.fixed-responses"));
+		assertThat(targets.get("khamsin-no-metrics").runsIn("cpu-fixed-rate")).isTrue();
+		assertThat(targets.get("khamsin-access-log").runsIn("status")).isFalse();
+		assertThat(List.copyOf(targets.keySet())).startsWith("khamsin", "khamsin-fixed", "khamsin-no-metrics",
+				"khamsin-access-log");
+	}
+
+	@Test
+	void withoutTheKhamsinBuildEachVariantSaysWhatItNeeds() {
+		Map<String, String> missing = new LinkedHashMap<>();
+
+		Map<String, TargetSpec> targets = byName(Targets.available(new Properties(), "bench.jar", missing));
+
+		assertThat(targets).doesNotContainKeys("khamsin", "khamsin-fixed", "khamsin-no-metrics", "khamsin-access-log");
+		assertThat(missing.get("khamsin-access-log")).startsWith("needs the khamsin target's build");
+		assertThat(missing.get("khamsin-no-metrics")).startsWith("needs the khamsin target's build");
+	}
+
+	private static Map<String, TargetSpec> byName(List<TargetSpec> targets) {
+		Map<String, TargetSpec> byName = new LinkedHashMap<>();
+		targets.forEach((target) -> byName.put(target.name(), target));
+		return byName;
+	}
+
+}
