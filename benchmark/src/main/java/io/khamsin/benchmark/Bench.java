@@ -54,10 +54,12 @@ public final class Bench {
 		}
 		Map<String, String> unavailable = new LinkedHashMap<>();
 		List<TargetSpec> targets = Targets.available(built, System.getProperty("java.class.path"), unavailable);
+		addVariants(targets, options.variants, unavailable);
 		if (options.targets != null) {
 			for (String name : options.targets) {
-				if (!Targets.ALL.contains(name)) {
-					throw new IllegalArgumentException("unknown target '" + name + "'; known: " + Targets.ALL);
+				if (!Targets.ALL.contains(name) && !options.variants.containsKey(name)) {
+					throw new IllegalArgumentException("unknown target '" + name + "'; known: " + Targets.ALL
+							+ ((options.variants.isEmpty()) ? "" : " and the variants " + options.variants.keySet()));
 				}
 			}
 			targets.removeIf((t) -> !options.targets.contains(t.name()));
@@ -106,6 +108,32 @@ public final class Bench {
 		if (runDir.toAbsolutePath().getParent().equals(options.resultsDir.toAbsolutePath())) {
 			updateLatest(runDir);
 		}
+	}
+
+	/**
+	 * Put each {@code --variant} right after its base, or say why it cannot run.
+	 */
+	static void addVariants(List<TargetSpec> targets, Map<String, List<String>> variants,
+			Map<String, String> unavailable) {
+		variants.forEach((name, spec) -> {
+			String baseName = spec.get(0);
+			if (!Targets.ALL.contains(baseName)) {
+				throw new IllegalArgumentException("variant '" + name + "': unknown base target '" + baseName
+						+ "'; known: " + Targets.ALL);
+			}
+			int at = -1;
+			for (int i = 0; i < targets.size(); i++) {
+				if (targets.get(i).name().equals(baseName)) {
+					at = i;
+				}
+			}
+			if (at < 0) {
+				unavailable.put(name, "needs its base " + baseName + ": "
+						+ unavailable.getOrDefault(baseName, "not selected"));
+				return;
+			}
+			targets.add(at + 1, Targets.variant(targets.get(at), name, spec.subList(1, spec.size())));
+		});
 	}
 
 	private static void write(Path runDir, Options options, Settings settings, List<Scenario> scenarios,
@@ -206,6 +234,9 @@ public final class Bench {
 
 		String commit;
 
+		/** {@code --variant NAME=BASE:ARGS}: each variant's base, then its Spring Boot arguments. */
+		Map<String, List<String>> variants = new LinkedHashMap<>();
+
 		static Options parse(String[] args) {
 			Options options = new Options();
 			options.args = Arrays.asList(args);
@@ -231,6 +262,7 @@ public final class Bench {
 					case "--warmup" -> warmup = Integer.parseInt(args[++i]);
 					case "--p99-bound-ms" -> options.p99BoundMillis = Double.parseDouble(args[++i]);
 					case "--trial-seconds" -> trialSeconds = Double.parseDouble(args[++i]);
+					case "--variant" -> options.addVariant(args[++i]);
 					default -> throw new IllegalArgumentException("unknown option " + arg);
 				}
 			}
@@ -246,6 +278,23 @@ public final class Bench {
 			}
 			options.settings = s;
 			return options;
+		}
+
+		/**
+		 * Add a variant from {@code NAME=BASE:ARG [ARG...]}, for example
+		 * {@code khamsin-epoll=khamsin:--khamsin.transport=epoll}.
+		 */
+		void addVariant(String definition) {
+			int equals = definition.indexOf('=');
+			int colon = definition.indexOf(':', equals + 1);
+			if (equals <= 0 || colon < 0 || colon == definition.length() - 1) {
+				throw new IllegalArgumentException("--variant '" + definition + "': expected NAME=BASE:ARG [ARG...], "
+						+ "for example khamsin-epoll=khamsin:--khamsin.transport=epoll");
+			}
+			List<String> spec = new ArrayList<>();
+			spec.add(definition.substring(equals + 1, colon));
+			spec.addAll(List.of(definition.substring(colon + 1).trim().split("\\s+")));
+			this.variants.put(definition.substring(0, equals), spec);
 		}
 
 	}

@@ -265,8 +265,7 @@ public final class KhamsinServer {
 	 * share, so it finds out; it is closed before the listeners bind.
 	 */
 	private void claim(int port) {
-		InetSocketAddress address = (this.config.address() != null)
-				? new InetSocketAddress(this.config.address(), port) : new InetSocketAddress(port);
+		InetSocketAddress address = address(port);
 		try (ServerSocket probe = new ServerSocket()) {
 			probe.setReuseAddress(true);
 			probe.bind(address);
@@ -279,9 +278,13 @@ public final class KhamsinServer {
 		}
 	}
 
+	private InetSocketAddress address(int port) {
+		return (this.config.address() != null) ? new InetSocketAddress(this.config.address(), port)
+				: new InetSocketAddress(port);
+	}
+
 	private Channel bind(ServerBootstrap bootstrap, int port) {
-		InetSocketAddress address = (this.config.address() != null)
-				? new InetSocketAddress(this.config.address(), port) : new InetSocketAddress(port);
+		InetSocketAddress address = address(port);
 		try {
 			return bootstrap.bind(address).syncUninterruptibly().channel();
 		}

@@ -50,6 +50,8 @@ public final class Targets {
 	 */
 	public static final Set<String> FEATURE_COST_SCENARIOS = Set.of("cpu-fixed-rate");
 
+	private static final String SAMPLE_APP = "the sample app";
+
 	/** Where Debian installs nginx. */
 	public static final Path NGINX = Path.of("/usr/sbin/nginx");
 
@@ -110,6 +112,30 @@ public final class Targets {
 	}
 
 	/**
+	 * A target defined on the command line ({@code --variant}): a Spring Boot target launched with more arguments,
+	 * measured in the same scenarios, so that the price of one setting can be read beside its base in one run.
+	 * @param base the Spring Boot target it derives from (khamsin, one of its variants, reactor-netty, tomcat, jetty)
+	 * @param name the variant's name, which no built-in target has
+	 * @param args the Spring Boot arguments added after the base's own
+	 * @return the variant
+	 */
+	public static TargetSpec variant(TargetSpec base, String name, List<String> args) {
+		if (ALL.contains(name)) {
+			throw new IllegalArgumentException("variant '" + name + "' is the name of a built-in target");
+		}
+		if (!base.jvm() || !base.description().startsWith(SAMPLE_APP)) {
+			throw new IllegalArgumentException("variant '" + name + "': its base '" + base.name()
+					+ "' is not a Spring Boot target, so it takes no Spring Boot arguments");
+		}
+		List<String> extra = List.copyOf(args);
+		return new TargetSpec(name, true, (launch) -> {
+			List<String> command = new ArrayList<>(base.command().apply(launch));
+			command.addAll(extra);
+			return command;
+		}, base.description() + ", with " + String.join(" ", extra), base.classpath(), base.scenarios());
+	}
+
+	/**
 	 * The arguments of target {@code khamsin-access-log}: the access log on, in the common format, appended to a
 	 * file beside the download files (a temporary directory the run deletes, so the lines stay out of the results).
 	 * @param launch the launch
@@ -134,7 +160,7 @@ public final class Targets {
 					"--khamsin.max-connections=20000"));
 			command.addAll(extraArgs.apply(launch));
 			return command;
-		}, "the sample app (" + source + ") on " + containerName(name), classpath, scenarios);
+		}, SAMPLE_APP + " (" + source + ") on " + containerName(name), classpath, scenarios);
 	}
 
 	private static String containerName(String name) {

@@ -9,6 +9,7 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class TargetsTests {
 
@@ -44,6 +45,34 @@ class TargetsTests {
 		assertThat(targets).doesNotContainKeys("khamsin", "khamsin-fixed", "khamsin-no-metrics", "khamsin-access-log");
 		assertThat(missing.get("khamsin-access-log")).startsWith("needs the khamsin target's build");
 		assertThat(missing.get("khamsin-no-metrics")).startsWith("needs the khamsin target's build");
+	}
+
+	@Test
+	void aVariantIsItsBaseWithMoreSpringBootArgumentsInTheSameScenarios() {
+		Properties built = new Properties();
+		built.setProperty("khamsin.classpath", "app.jar");
+		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		TargetSpec fixed = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>())).get("khamsin-fixed");
+
+		TargetSpec variant = Targets.variant(fixed, "khamsin-fixed-epoll", List.of("--khamsin.transport=epoll"));
+
+		assertThat(variant.command().apply(LAUNCH)).startsWith(fixed.command().apply(LAUNCH).toArray(new String[0]))
+			.endsWith("--khamsin.transport=epoll");
+		assertThat(variant.runsIn("cpu-fixed-rate")).isTrue();
+		assertThat(variant.runsIn("json")).isFalse();
+		assertThat(variant.description()).endsWith("with --khamsin.transport=epoll");
+	}
+
+	@Test
+	void aVariantNeedsASpringBootBaseAndANameOfItsOwn() {
+		Map<String, TargetSpec> targets = byName(Targets.available(new Properties(), "bench.jar", new LinkedHashMap<>()));
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Targets.variant(targets.get("netty-raw"), "netty-raw-2", List.of("--a=b")))
+			.withMessageContaining("not a Spring Boot target");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Targets.variant(targets.get("netty-raw"), "vertx", List.of("--a=b")))
+			.withMessageContaining("built-in target");
 	}
 
 	private static Map<String, TargetSpec> byName(List<TargetSpec> targets) {

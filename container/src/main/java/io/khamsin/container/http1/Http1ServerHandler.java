@@ -2,7 +2,6 @@ package io.khamsin.container.http1;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.util.ArrayDeque;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -40,12 +39,13 @@ import io.khamsin.container.metrics.Route;
  * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
  * and answered in order, keep-alive, {@code Expect: 100-continue} answered when the handler first asks for the
  * body, the connection's guards (idle, head and body timeouts, body size), and graceful draining. The timeouts
- * are those of its base, {@link ConnectionTimer}; the responses it writes itself, without the application, are
- * {@link ServerResponses} and {@link FixedResponses}.
+ * are those of {@link ConnectionTimer} and the queue of pipelined requests that of {@link PipelinedRequests}, its
+ * bases; the responses it writes itself, without the application, are {@link ServerResponses} and
+ * {@link FixedResponses}.
  * <p>
  * Responses written while a read batch is being processed are flushed once when the batch ends.
  */
-final class Http1ServerHandler extends ConnectionTimer implements ExchangeChannel, Http1ServerCodec.Listener {
+final class Http1ServerHandler extends PipelinedRequests implements ExchangeChannel, Http1ServerCodec.Listener {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
 
@@ -63,10 +63,6 @@ final class Http1ServerHandler extends ConnectionTimer implements ExchangeChanne
 	private NettyDataBufferFactory bufferFactory;
 
 	private HttpExchange exchange;
-
-	private ArrayDeque<Object> pending;
-
-	private boolean processingPending;
 
 	private long sequence;
 
@@ -99,8 +95,6 @@ final class Http1ServerHandler extends ConnectionTimer implements ExchangeChanne
 	private boolean inRead;
 
 	private boolean flushPending;
-
-	private boolean autoReadPaused;
 
 	Http1ServerHandler(ServerContext context, FixedResponses fixedResponses, NettyDataBufferFactory bufferFactory,
 			ConnectionFigures figures) {
@@ -180,7 +174,7 @@ final class Http1ServerHandler extends ConnectionTimer implements ExchangeChanne
 			discard(msg);
 			processPending();
 		}
-		else if ((this.exchange != null && this.requestEnded) || (this.pending != null && !this.pending.isEmpty())) {
+		else if (mustWait()) {
 			enqueue(msg);
 		}
 		else {
@@ -200,6 +194,21 @@ final class Http1ServerHandler extends ConnectionTimer implements ExchangeChanne
 			ctx.flush();
 		}
 		ctx.fireChannelReadComplete();
+	}
+
+	@Override
+	boolean isAnswering() {
+		return this.exchange != null && this.requestEnded;
+	}
+
+	@Override
+	void handOver(Object msg) {
+		if (this.discarding) {
+			discard(msg);
+		}
+		else {
+			dispatch(msg);
+		}
 	}
 
 	private void dispatch(Object msg) {
@@ -316,55 +325,6 @@ final class Http1ServerHandler extends ConnectionTimer implements ExchangeChanne
 
 	private long discarded() {
 		return this.bodyBytes - this.discardFrom;
-	}
-
-	private void enqueue(Object msg) {
-		if (this.pending == null) {
-			this.pending = new ArrayDeque<>(4);
-		}
-		this.pending.add(msg);
-		updateAutoRead();
-	}
-
-	private void processPending() {
-		if (this.processingPending) {
-			return;
-		}
-		this.processingPending = true;
-		try {
-			Object msg;
-			while (!this.closed && this.pending != null && !(this.exchange != null && this.requestEnded)
-					&& (msg = this.pending.poll()) != null) {
-				if (this.discarding) {
-					discard(msg);
-				}
-				else {
-					dispatch(msg);
-				}
-			}
-		}
-		finally {
-			this.processingPending = false;
-		}
-		updateAutoRead();
-	}
-
-	private void releasePending() {
-		if (this.pending != null) {
-			Object msg;
-			while ((msg = this.pending.poll()) != null) {
-				ReferenceCountUtil.release(msg);
-			}
-		}
-	}
-
-	private void updateAutoRead() {
-		boolean pause = (this.pending != null && !this.pending.isEmpty())
-				|| (this.exchange != null && this.exchange.isBodyPaused());
-		if (pause != this.autoReadPaused && !this.closed) {
-			this.autoReadPaused = pause;
-			this.ctx.channel().config().setAutoRead(!pause);
-		}
 	}
 
 	@Override
