@@ -62,9 +62,18 @@ public final class ConnectionRegistry {
 			this.refused.increment();
 			return false;
 		}
+		Set<Channel> channels = this.reactors.computeIfAbsent(channel.eventLoop(),
+				(loop) -> Collections.newSetFromMap(new IdentityHashMap<>()));
+		channels.add(channel);
+		if (this.drained != null) {
+			// A drain began meanwhile and may have looked for this reactor's set before it existed, or counted no
+			// connection open: refuse this one as if it had come after.
+			channels.remove(channel);
+			this.refused.increment();
+			release();
+			return false;
+		}
 		this.accepted.increment();
-		this.reactors.computeIfAbsent(channel.eventLoop(), (loop) -> Collections.newSetFromMap(new IdentityHashMap<>()))
-			.add(channel);
 		channel.closeFuture().addListener(this.onClose);
 		return true;
 	}
@@ -75,6 +84,10 @@ public final class ConnectionRegistry {
 		if (channels != null) {
 			channels.remove(channel);
 		}
+		release();
+	}
+
+	private void release() {
 		if (this.open.decrementAndGet() == 0) {
 			CompletableFuture<ShutdownResult> drained = this.drained;
 			if (drained != null) {

@@ -5,7 +5,6 @@ import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
@@ -57,10 +56,13 @@ final class CodecPool {
 	 * Take a decoder back; it must be between requests ({@link LentDecoder#isBetweenRequests()}) with its read
 	 * complete.
 	 */
-	void giveBack(LentDecoder decoder) {
+	void giveBack(LentDecoder decoder, ChannelHandlerContext ctx) throws Exception {
 		decoder.lendTo(null, null);
 		if (this.decoders.size() < MAX_IDLE) {
 			this.decoders.addLast(decoder);
+		}
+		else {
+			decoder.discard(ctx);
 		}
 	}
 
@@ -120,6 +122,15 @@ final class CodecPool {
 			return this.betweenRequests && actualReadableBytes() == 0;
 		}
 
+		/**
+		 * Free what the decoder keeps for good (its parser's scratch space), which Netty frees when the decoder
+		 * leaves a pipeline: called when no connection will use it again.
+		 * @param ctx the context of the codec that used it last; the decoder must hold no bytes
+		 */
+		void discard(ChannelHandlerContext ctx) throws Exception {
+			handlerRemoved(ctx);
+		}
+
 		@Override
 		protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
 			if (buffer.isReadable()) {
@@ -139,9 +150,24 @@ final class CodecPool {
 				this.betweenRequests = out.get(after - 1) instanceof LastHttpContent last
 						&& last.decoderResult().isSuccess();
 			}
-			else if (buffer.readerIndex() != readerIndex) {
+			else if (buffer.readerIndex() != readerIndex && !onlySkipped(buffer, readerIndex)) {
+				// Part of a request is in the decoder's parser now.
 				this.betweenRequests = false;
 			}
+		}
+
+		/**
+		 * Whether the bytes the decoder just consumed were all ones it skips before a request line (a client may
+		 * send an empty line after a request: RFC 9112, section 2.2), which leave it in its initial state.
+		 */
+		private static boolean onlySkipped(ByteBuf buffer, int from) {
+			for (int i = from; i < buffer.readerIndex(); i++) {
+				byte b = buffer.getByte(i);
+				if (!Character.isISOControl(b) && !Character.isWhitespace(b)) {
+					return false;
+				}
+			}
+			return true;
 		}
 
 		@Override
@@ -171,13 +197,13 @@ final class CodecPool {
 		}
 
 		@Override
-		public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-			boolean last = msg instanceof LastHttpContent;
-			boolean head = msg instanceof HttpMessage;
+		protected void encode(ChannelHandlerContext ctx, Object msg, List<Object> out) throws Exception {
+			// Decided here rather than around the write: the write passes the bytes on, and whatever that sets off
+			// happens after the encoder's state for this message is settled.
 			boolean between = this.betweenResponses;
 			this.betweenResponses = false;
-			super.write(ctx, msg, promise);
-			this.betweenResponses = last || (between && !head);
+			super.encode(ctx, msg, out);
+			this.betweenResponses = msg instanceof LastHttpContent || (between && !(msg instanceof HttpMessage));
 		}
 
 		@Override

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.util.ReferenceCountUtil;
 
 /**
  * The HTTP/1.1 codec of a connection, one handler in its pipeline: Netty's request decoder and response encoder,
@@ -140,7 +141,7 @@ final class Http1ServerCodec extends ChannelDuplexHandler {
 		decoder.channelReadComplete(ctx);
 		if (this.decoder == decoder && decoder.isBetweenRequests()) {
 			this.decoder = null;
-			this.pool.giveBack(decoder);
+			this.pool.giveBack(decoder, ctx);
 		}
 	}
 
@@ -148,11 +149,16 @@ final class Http1ServerCodec extends ChannelDuplexHandler {
 	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
 		CodecPool.LentDecoder decoder = this.decoder;
 		this.decoder = null;
-		if (decoder != null) {
+		if (decoder == null) {
+			ctx.fireChannelInactive();
+			return;
+		}
+		try {
 			decoder.channelInactive(ctx);
 		}
-		else {
-			ctx.fireChannelInactive();
+		finally {
+			// A decoder that saw its connection close mid-request is not lent again.
+			decoder.discard(ctx);
 		}
 	}
 
@@ -187,8 +193,11 @@ final class Http1ServerCodec extends ChannelDuplexHandler {
 			this.encoder = encoder;
 		}
 		if (this.writing) {
-			// A write from a listener of the write in progress: the outer write gives the encoder back.
-			encoder.write(ctx, msg, promise);
+			// Netty's encoder keeps what it encodes in one list until it has passed it on, so a write from a listener
+			// of the write in progress would pass on the outer message's bytes again. Fail it rather than corrupt.
+			ReferenceCountUtil.release(msg);
+			promise.setFailure(new IllegalStateException(
+					"A response was written from a listener of a write still in progress; write it later, on the event loop"));
 			return;
 		}
 		this.writing = true;

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.EncoderException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -92,6 +93,17 @@ class Http1ServerCodecTests {
 	}
 
 	@Test
+	void anEmptyLineAfterARequestLeavesTheConnectionWithoutADecoder() {
+		receive("POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc");
+		receive("\r\n");
+		assertThat(this.codec.holdsDecoder()).isFalse();
+		receive("\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n");
+		assertThat(this.received).hasSize(4);
+		assertThat(((HttpRequest) this.received.get(2)).uri()).isEqualTo("/b");
+		assertThat(this.codec.holdsDecoder()).isFalse();
+	}
+
+	@Test
 	void aRequestHeadSplitAcrossReadsKeepsItsDecoderUntilItEnds() {
 		receive("GET /a HTTP/1.1\r\n");
 		assertThat(this.codec.holdsDecoder()).isTrue();
@@ -167,6 +179,25 @@ class Http1ServerCodecTests {
 		assertThat(this.pool.idleDecoders()).isZero();
 		receive("GET /b HTTP/1.1\r\nHost: a\r\n\r\n");
 		assertThat(this.received).hasSize(3);
+	}
+
+	@Test
+	void decodersOfConnectionsClosedMidRequestFreeTheirScratchSpace() {
+		long before = UnpooledByteBufAllocator.DEFAULT.metric().usedHeapMemory();
+		List<EmbeddedChannel> channels = new ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			EmbeddedChannel channel = new EmbeddedChannel(newCodec());
+			channel.writeInbound(ascii("GET /a HTTP/1.1\r\nHost: a\r\n"));
+			channels.add(channel);
+		}
+		long lent = UnpooledByteBufAllocator.DEFAULT.metric().usedHeapMemory();
+
+		channels.forEach(EmbeddedChannel::finishAndReleaseAll);
+
+		// Each decoder holds its parser's scratch space (and the bytes of the unfinished head) while lent.
+		assertThat(lent - before).isGreaterThanOrEqualTo(50 * 128);
+		assertThat(UnpooledByteBufAllocator.DEFAULT.metric().usedHeapMemory()).isLessThanOrEqualTo(before);
+		assertThat(this.pool.idleDecoders()).isZero();
 	}
 
 	@Test
