@@ -1,18 +1,26 @@
 package io.khamsin.container.engine;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.util.concurrent.EventExecutor;
 
 import io.khamsin.container.ShutdownResult;
 
 /**
  * The open connections of one server: admits a new connection while fewer than the configured maximum are
- * open, counts those refused, and tells a graceful shutdown when the last connection has closed.
+ * open, counts those refused, and tells a graceful shutdown when the last connection has closed. Each reactor's
+ * connections are kept in a plain identity set touched only on that reactor's thread, which costs a connection a
+ * slot or two of an array where one concurrent set cost it a 32-byte node and contended on every accept.
  */
 public final class ConnectionRegistry {
 
@@ -24,7 +32,7 @@ public final class ConnectionRegistry {
 
 	private final LongAdder refused = new LongAdder();
 
-	private final ConcurrentHashMap.KeySetView<Channel, Boolean> channels = ConcurrentHashMap.newKeySet();
+	private final ConcurrentHashMap<EventExecutor, Set<Channel>> reactors = new ConcurrentHashMap<>();
 
 	private final ChannelFutureListener onClose = (future) -> closed(future.channel());
 
@@ -39,7 +47,8 @@ public final class ConnectionRegistry {
 	}
 
 	/**
-	 * Admit a newly accepted connection, or refuse it when the limit is reached or the server is draining.
+	 * Admit a newly accepted connection, or refuse it when the limit is reached or the server is draining. Called
+	 * on the connection's event loop.
 	 * @param channel the connection
 	 * @return {@code true} if admitted; a refused connection must be closed by the caller
 	 */
@@ -53,14 +62,32 @@ public final class ConnectionRegistry {
 			this.refused.increment();
 			return false;
 		}
+		Set<Channel> channels = this.reactors.computeIfAbsent(channel.eventLoop(),
+				(loop) -> Collections.newSetFromMap(new IdentityHashMap<>()));
+		channels.add(channel);
+		if (this.drained != null) {
+			// A drain began meanwhile and may have looked for this reactor's set before it existed, or counted no
+			// connection open: refuse this one as if it had come after.
+			channels.remove(channel);
+			this.refused.increment();
+			release();
+			return false;
+		}
 		this.accepted.increment();
-		this.channels.add(channel);
 		channel.closeFuture().addListener(this.onClose);
 		return true;
 	}
 
 	private void closed(Channel channel) {
-		this.channels.remove(channel);
+		// A close future notifies its listeners on the channel's event loop.
+		Set<Channel> channels = this.reactors.get(channel.eventLoop());
+		if (channels != null) {
+			channels.remove(channel);
+		}
+		release();
+	}
+
+	private void release() {
 		if (this.open.decrementAndGet() == 0) {
 			CompletableFuture<ShutdownResult> drained = this.drained;
 			if (drained != null) {
@@ -76,9 +103,7 @@ public final class ConnectionRegistry {
 	public synchronized CompletableFuture<ShutdownResult> drain() {
 		if (this.drained == null) {
 			this.drained = new CompletableFuture<>();
-			for (Channel channel : this.channels) {
-				channel.eventLoop().execute(() -> channel.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE));
-			}
+			forEachChannel((channel) -> channel.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE));
 			if (this.open.get() == 0) {
 				this.drained.complete(ShutdownResult.IDLE);
 			}
@@ -95,9 +120,24 @@ public final class ConnectionRegistry {
 		if (drained != null && this.open.get() > 0) {
 			drained.complete(ShutdownResult.REQUESTS_ACTIVE);
 		}
-		for (Channel channel : this.channels) {
-			channel.close();
-		}
+		forEachChannel(Channel::close);
+	}
+
+	private void forEachChannel(Consumer<Channel> action) {
+		this.reactors.forEach((reactor, channels) -> {
+			Runnable task = () -> {
+				// A copy: closing a channel removes it from the set.
+				for (Channel channel : channels.toArray(new Channel[0])) {
+					action.accept(channel);
+				}
+			};
+			try {
+				reactor.execute(task);
+			}
+			catch (RejectedExecutionException ex) {
+				// The reactor has stopped, and its connections with it.
+			}
+		});
 	}
 
 	/**
@@ -105,6 +145,8 @@ public final class ConnectionRegistry {
 	 */
 	public synchronized void reset() {
 		this.drained = null;
+		// A server starts on new reactors.
+		this.reactors.clear();
 	}
 
 	/** @return the number of connections open now */

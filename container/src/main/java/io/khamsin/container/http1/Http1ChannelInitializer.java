@@ -1,10 +1,14 @@
 package io.khamsin.container.http1;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.util.concurrent.EventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
@@ -16,17 +20,15 @@ import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
- * Assembles the HTTP/1.1 pipeline of a new connection, in order: the byte counter (when figures are on), the
- * decoder and encoder, and the connection's state machine, which hands each request to the Spring handler. A
- * connection beyond {@code maxConnections} is closed at once.
+ * Assembles the HTTP/1.1 pipeline of a new connection, in order: the byte counter (when figures are on), the codec
+ * (which borrows a decoder and an encoder from its reactor's pool while a message passes), and the connection's
+ * state machine, which hands each request to the Spring handler. A connection beyond {@code maxConnections} is
+ * closed at once.
  */
 public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
-	/** The name of the request decoder in the pipeline. */
-	public static final String DECODER = "http1-decoder";
-
-	/** The name of the response encoder in the pipeline. */
-	public static final String ENCODER = "http1-encoder";
+	/** The name of the request decoder and response encoder in the pipeline. */
+	public static final String CODEC = "http1-codec";
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ChannelInitializer.class);
 
@@ -38,10 +40,16 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
 	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
+	private final HttpDecoderConfig decoderConfig;
+
+	private final Map<EventExecutor, CodecPool> codecs = new ConcurrentHashMap<>();
+
 	public Http1ChannelInitializer(ServerContext context) {
 		this.context = context;
 		this.config = context.config();
 		this.fixedResponses = FixedResponses.encode(this.config.fixedResponses(), this.config.serverHeader());
+		this.decoderConfig = new HttpDecoderConfig().setMaxInitialLineLength(this.config.maxInitialLineLength())
+			.setMaxHeaderSize(this.config.maxHeaderSize());
 	}
 
 	/**
@@ -50,7 +58,7 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 	public static void preload() {
 		ClassLoader loader = Http1ChannelInitializer.class.getClassLoader();
 		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, Http1ServerCodec.class, ServerResponses.class,
-				FixedResponses.class, DateHeader.class, HttpDecoderConfig.class }) {
+				FixedResponses.class, DateHeader.class, HttpDecoderConfig.class, CodecPool.class }) {
 			try {
 				Class.forName(type.getName(), true, loader);
 			}
@@ -73,18 +81,16 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 			channel.close();
 			return;
 		}
-		HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
-			.setMaxInitialLineLength(this.config.maxInitialLineLength())
-			.setMaxHeaderSize(this.config.maxHeaderSize());
+		CodecPool codecs = this.codecs.computeIfAbsent(channel.eventLoop(),
+				(loop) -> new CodecPool(this.decoderConfig));
 		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.fixedResponses, this.bufferFactory,
 				reactor.newConnection(Protocol.H1, this.context.accessLog()));
-		Http1ServerCodec codec = new Http1ServerCodec(decoderConfig, handler);
+		Http1ServerCodec codec = new Http1ServerCodec(codecs, handler);
 		handler.codec(codec);
 		if (reactor.enabled()) {
 			channel.pipeline().addLast("traffic", reactor.trafficCounter());
 		}
-		channel.pipeline().addLast(DECODER, codec.decoder());
-		channel.pipeline().addLast(ENCODER, codec.encoder());
+		channel.pipeline().addLast(CODEC, codec);
 		channel.pipeline().addLast("http1-handler", handler);
 	}
 

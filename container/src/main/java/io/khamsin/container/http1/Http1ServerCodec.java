@@ -1,28 +1,30 @@
 package io.khamsin.container.http1;
 
 import java.util.ArrayDeque;
-import java.util.List;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpMessage;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpRequestDecoder;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseEncoder;
-import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.util.ReferenceCountUtil;
 
 /**
- * Netty's HTTP/1.1 request decoder and response encoder, paired as {@code HttpServerCodec} pairs them but added to
- * the pipeline as two handlers (a combined handler costs each connection three more objects and every event one
- * more indirection), with two additions the connection handler needs: it hears of every read that reaches the decoder (so that a
- * request head sent slowly can be timed from its first byte), and of requests that carry both
+ * The HTTP/1.1 codec of a connection, one handler in its pipeline: Netty's request decoder and response encoder,
+ * borrowed from the reactor's {@link CodecPool} only while a request arrives or a response leaves, so that an idle
+ * keep-alive connection holds neither. It borrows a decoder when bytes arrive and gives it back at the end of a read
+ * that left it between requests; it borrows an encoder for a response and gives it back once the response's last
+ * part is encoded. A decoder or encoder that saw the connection close, fail or leave HTTP/1.1 in the middle of a
+ * message is not given back.
+ * <p>
+ * Two additions the connection handler needs: it hears of every read that reaches the decoder (so that a request
+ * head sent slowly can be timed from its first byte), and of requests that carry both
  * {@code Transfer-Encoding: chunked} and {@code Content-Length} (answered, then the connection is closed:
- * RFC 9112, section 6.1).
+ * RFC 9112, section 6.1). One handler rather than a decoder and an encoder: each handler costs a connection a
+ * 64-byte context, and Netty skips a handler for the events it does not handle either way.
  */
-final class Http1ServerCodec {
+final class Http1ServerCodec extends ChannelDuplexHandler {
 
 	/**
 	 * What the codec tells the connection handler.
@@ -44,92 +46,171 @@ final class Http1ServerCodec {
 
 	}
 
-	private final ArrayDeque<HttpMethod> methods = new ArrayDeque<>(2);
+	private final CodecPool pool;
 
-	private final RequestDecoder decoder;
+	private final Listener listener;
 
-	private final ResponseEncoder encoder;
+	private CodecPool.LentDecoder decoder;
 
-	Http1ServerCodec(HttpDecoderConfig config, Listener listener) {
-		this.decoder = new RequestDecoder(config, listener, this.methods);
-		this.encoder = new ResponseEncoder(this.methods);
+	private CodecPool.LentEncoder encoder;
+
+	private boolean writing;
+
+	// The methods of the requests decoded and not yet answered, oldest first: the oldest in a field, the requests
+	// pipelined behind it in a queue created when first needed, so that a connection that never pipelined has none.
+	private HttpMethod oldestMethod;
+
+	private ArrayDeque<HttpMethod> laterMethods;
+
+	Http1ServerCodec(CodecPool pool, Listener listener) {
+		this.pool = pool;
+		this.listener = listener;
 	}
 
-	RequestDecoder decoder() {
-		return this.decoder;
-	}
-
-	ResponseEncoder encoder() {
-		return this.encoder;
+	/**
+	 * The handler that encodes responses, whose context writes bytes already encoded: this codec.
+	 * @return this codec
+	 */
+	ChannelHandler encoder() {
+		return this;
 	}
 
 	/**
 	 * A response to the oldest request went out already encoded, past the encoder: forget that request's method.
 	 */
 	void responseWrittenDirectly() {
-		this.methods.poll();
+		answered();
 	}
 
-	static final class RequestDecoder extends HttpRequestDecoder {
-
-		private final Listener listener;
-
-		private final ArrayDeque<HttpMethod> methods;
-
-		RequestDecoder(HttpDecoderConfig config, Listener listener, ArrayDeque<HttpMethod> methods) {
-			super(config);
-			this.listener = listener;
-			this.methods = methods;
+	void decoded(HttpMethod method) {
+		if (this.oldestMethod == null && (this.laterMethods == null || this.laterMethods.isEmpty())) {
+			this.oldestMethod = method;
 		}
-
-		@Override
-		public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-			if (msg instanceof ByteBuf bytes) {
-				this.listener.bytesRead(bytes.readableBytes());
+		else {
+			if (this.laterMethods == null) {
+				this.laterMethods = new ArrayDeque<>(4);
 			}
-			super.channelRead(ctx, msg);
+			this.laterMethods.add(method);
 		}
-
-		@Override
-		protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
-			if (buffer.isReadable()) {
-				this.listener.bytesReceived();
-			}
-			int before = out.size();
-			super.decode(ctx, buffer, out);
-			for (int i = before; i < out.size(); i++) {
-				if (out.get(i) instanceof HttpRequest request) {
-					this.methods.add(request.method());
-				}
-			}
-		}
-
-		@Override
-		protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
-			super.handleTransferEncodingChunkedWithContentLength(message);
-			this.listener.closeAfterResponse();
-		}
-
 	}
 
-	static final class ResponseEncoder extends HttpResponseEncoder {
-
-		private final ArrayDeque<HttpMethod> methods;
-
-		ResponseEncoder(ArrayDeque<HttpMethod> methods) {
-			this.methods = methods;
+	HttpMethod answered() {
+		HttpMethod method = this.oldestMethod;
+		if (method != null) {
+			this.oldestMethod = null;
+			return method;
 		}
+		return (this.laterMethods != null) ? this.laterMethods.poll() : null;
+	}
 
-		@Override
-		protected boolean isContentAlwaysEmpty(HttpResponse response) {
-			if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
-				// An interim response answers no request of its own.
-				return super.isContentAlwaysEmpty(response);
+	boolean holdsDecoder() {
+		return this.decoder != null;
+	}
+
+	boolean holdsEncoder() {
+		return this.encoder != null;
+	}
+
+	// Inbound: the decoder
+
+	@Override
+	public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+		CodecPool.LentDecoder decoder = this.decoder;
+		if (msg instanceof ByteBuf bytes) {
+			this.listener.bytesRead(bytes.readableBytes());
+			if (decoder == null) {
+				decoder = this.pool.lendDecoder(this, this.listener);
+				this.decoder = decoder;
 			}
-			HttpMethod method = this.methods.poll();
-			return HttpMethod.HEAD.equals(method) || super.isContentAlwaysEmpty(response);
 		}
+		if (decoder != null) {
+			decoder.channelRead(ctx, msg);
+		}
+		else {
+			ctx.fireChannelRead(msg);
+		}
+	}
 
+	@Override
+	public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+		CodecPool.LentDecoder decoder = this.decoder;
+		if (decoder == null) {
+			ctx.fireChannelReadComplete();
+			return;
+		}
+		decoder.channelReadComplete(ctx);
+		if (this.decoder == decoder && decoder.isBetweenRequests()) {
+			this.decoder = null;
+			this.pool.giveBack(decoder, ctx);
+		}
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+		CodecPool.LentDecoder decoder = this.decoder;
+		this.decoder = null;
+		if (decoder == null) {
+			ctx.fireChannelInactive();
+			return;
+		}
+		try {
+			decoder.channelInactive(ctx);
+		}
+		finally {
+			// A decoder that saw its connection close mid-request is not lent again.
+			decoder.discard(ctx);
+		}
+	}
+
+	@Override
+	public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+		if (this.decoder != null) {
+			this.decoder.userEventTriggered(ctx, event);
+		}
+		else {
+			ctx.fireUserEventTriggered(event);
+		}
+	}
+
+	@Override
+	public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
+		this.encoder = null;
+		// Bytes the decoder still holds go to the handler that takes over the connection (a WebSocket decoder).
+		CodecPool.LentDecoder decoder = this.decoder;
+		this.decoder = null;
+		if (decoder != null) {
+			decoder.handlerRemoved(ctx);
+		}
+	}
+
+	// Outbound: the encoder
+
+	@Override
+	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+		CodecPool.LentEncoder encoder = this.encoder;
+		if (encoder == null) {
+			encoder = this.pool.lendEncoder(this);
+			this.encoder = encoder;
+		}
+		if (this.writing) {
+			// Netty's encoder keeps what it encodes in one list until it has passed it on, so a write from a listener
+			// of the write in progress would pass on the outer message's bytes again. Fail it rather than corrupt.
+			ReferenceCountUtil.release(msg);
+			promise.setFailure(new IllegalStateException(
+					"A response was written from a listener of a write still in progress; write it later, on the event loop"));
+			return;
+		}
+		this.writing = true;
+		try {
+			encoder.write(ctx, msg, promise);
+		}
+		finally {
+			this.writing = false;
+		}
+		if (this.encoder == encoder && encoder.isBetweenResponses()) {
+			this.encoder = null;
+			this.pool.giveBack(encoder);
+		}
 	}
 
 }

@@ -10,8 +10,9 @@ import io.khamsin.container.bridge.HttpExchange;
  * The figures of one connection, and its access log lines, kept by its protocol handler on the reactor's thread.
  * The latency clock of a request starts at the first byte of its head ({@link #headStarted()}) and stops when the
  * last write of its response completes ({@link #requestCompleted}). Pipelined requests keep their own start times
- * in arrival order, and write completions on a connection arrive in order, so two small rings of longs hold
- * everything in flight: nothing is allocated per request.
+ * in arrival order, and write completions on a connection arrive in order, so two queues of longs hold everything
+ * in flight: nothing is allocated per request. Each queue keeps its oldest entry in fields and creates a ring only
+ * for the requests pipelined behind it, so that an idle connection which never pipelined holds no ring.
  * <p>
  * A protocol handler calls, in order: {@link #headStarted()} when bytes of a new request head arrive,
  * {@link #headReceived()} when the head is decoded, {@link #requestStarted()} when the request is dispatched,
@@ -35,9 +36,21 @@ public final class ConnectionFigures implements ChannelFutureListener {
 
 	private long headStart;
 
-	private final LongRing starts = new LongRing(4);
+	// The oldest request decoded and not yet served: when its head started.
+	private long waitingStart;
 
-	private final LongRing completions = new LongRing(8);
+	private boolean waiting;
+
+	private LongRing moreWaiting;
+
+	// The oldest response whose last write is not complete: when its request started, and its latency key.
+	private long writingStart;
+
+	private int writingKey;
+
+	private boolean writing;
+
+	private LongRing moreWriting;
 
 	private long currentStart;
 
@@ -80,8 +93,18 @@ public final class ConnectionFigures implements ChannelFutureListener {
 	 * A request head was decoded; it may wait behind pipelined requests before it is dispatched.
 	 */
 	public void headReceived() {
-		if (this.timed) {
-			this.starts.add(this.headStart);
+		if (!this.timed) {
+			return;
+		}
+		if (!this.waiting && (this.moreWaiting == null || this.moreWaiting.isEmpty())) {
+			this.waitingStart = this.headStart;
+			this.waiting = true;
+		}
+		else {
+			if (this.moreWaiting == null) {
+				this.moreWaiting = new LongRing(4);
+			}
+			this.moreWaiting.add(this.headStart);
 		}
 	}
 
@@ -90,13 +113,24 @@ public final class ConnectionFigures implements ChannelFutureListener {
 	 */
 	public void requestStarted() {
 		if (this.timed && !this.closed) {
-			this.currentStart = this.starts.isEmpty() ? System.nanoTime() : this.starts.poll();
+			this.currentStart = nextWaitingStart();
 			this.currentCompleted = false;
 		}
 		if (this.enabled && !this.closed) {
 			this.active++;
 			this.reactor.add(ReactorMetrics.REQUESTS_STARTED, 1);
 		}
+	}
+
+	private long nextWaitingStart() {
+		if (this.waiting) {
+			this.waiting = false;
+			return this.waitingStart;
+		}
+		if (this.moreWaiting != null && !this.moreWaiting.isEmpty()) {
+			return this.moreWaiting.poll();
+		}
+		return System.nanoTime();
 	}
 
 	/**
@@ -146,18 +180,41 @@ public final class ConnectionFigures implements ChannelFutureListener {
 			requestEnded();
 			return;
 		}
-		this.completions.add(this.currentStart);
-		this.completions.add(LatencyKey.index(this.protocol, status, this.routes.resolve(route), path));
+		int key = LatencyKey.index(this.protocol, status, this.routes.resolve(route), path);
+		if (!this.writing && (this.moreWriting == null || this.moreWriting.isEmpty())) {
+			this.writingStart = this.currentStart;
+			this.writingKey = key;
+			this.writing = true;
+		}
+		else {
+			if (this.moreWriting == null) {
+				this.moreWriting = new LongRing(8);
+			}
+			this.moreWriting.add(this.currentStart);
+			this.moreWriting.add(key);
+		}
 		lastWrite.addListener(this);
 	}
 
 	@Override
 	public void operationComplete(ChannelFuture future) {
-		if (this.closed || this.completions.isEmpty()) {
+		if (this.closed) {
 			return;
 		}
-		long start = this.completions.poll();
-		int key = (int) this.completions.poll();
+		long start;
+		int key;
+		if (this.writing) {
+			this.writing = false;
+			start = this.writingStart;
+			key = this.writingKey;
+		}
+		else if (this.moreWriting != null && !this.moreWriting.isEmpty()) {
+			start = this.moreWriting.poll();
+			key = (int) this.moreWriting.poll();
+		}
+		else {
+			return;
+		}
 		if (future.isSuccess()) {
 			this.reactor.recordLatency(key, System.nanoTime() - start);
 		}

@@ -115,12 +115,11 @@ public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrate
 			.expectMaskedFrames(true)
 			.closeOnProtocolViolation(false)
 			.build();
-		pipeline.addAfter(Http1ChannelInitializer.ENCODER, "ws-decoder", new WebSocket13FrameDecoder(config));
+		pipeline.addAfter(Http1ChannelInitializer.CODEC, "ws-decoder", new WebSocket13FrameDecoder(config));
 		pipeline.addAfter("ws-decoder", "ws-encoder", new WebSocket13FrameEncoder(false));
 		pipeline.addAfter("ws-encoder", "ws-aggregator", new WebSocketFrameAggregator(this.maxFramePayloadLength));
 		pipeline.addAfter("ws-aggregator", "ws-session", session.inboundHandler());
-		pipeline.remove(Http1ChannelInitializer.ENCODER);
-		pipeline.remove(Http1ChannelInitializer.DECODER);
+		pipeline.remove(Http1ChannelInitializer.CODEC);
 	}
 
 	private RequestUpgradeStrategy fallback() {

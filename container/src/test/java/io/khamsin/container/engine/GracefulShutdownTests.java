@@ -1,6 +1,5 @@
 package io.khamsin.container.engine;
 
-import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -87,13 +86,16 @@ class GracefulShutdownTests {
 	}
 
 	@Test
-	void serverCanBeStartedAgainAfterStop() throws IOException {
+	void serverCanBeStartedAgainAfterStop() throws Exception {
 		this.server.stop();
 		assertThat(this.server.port()).isEqualTo(-1);
 		this.server.start();
 		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
 			connection.send("GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n");
 			assertThat(connection.read().bodyText()).isEqualTo("Hello, World!");
+			CompletableFuture<ShutdownResult> result = this.server.shutdownGracefully();
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+			assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo(ShutdownResult.IDLE);
 		}
 	}
 

@@ -89,6 +89,29 @@ class ConnectionFiguresTests {
 	}
 
 	@Test
+	void aResponseQueuedBehindOneWhoseWriteCompletedKeepsItsPlace() {
+		ChannelPromise first = request(200, "/a");
+		ChannelPromise second = request(404, "/b");
+		first.setSuccess();
+		ChannelPromise third = request(500, "/c");
+		second.setSuccess();
+		assertThat(this.metrics.latency().sinceStart()).containsOnlyKeys(key("2xx", "/a"), key("4xx", "/b"));
+		third.setSuccess();
+		assertThat(this.metrics.latency().sinceStart()).containsOnlyKeys(key("2xx", "/a"), key("4xx", "/b"),
+				key("5xx", "/c"));
+		assertThat(this.metrics.totals().requestsActive()).isZero();
+	}
+
+	private ChannelPromise request(int status, String route) {
+		this.figures.headStarted();
+		this.figures.headReceived();
+		this.figures.requestStarted();
+		ChannelPromise write = this.channel.newPromise();
+		this.figures.requestCompleted(write, status, route, RequestPath.HANDLER);
+		return write;
+	}
+
+	@Test
 	void aFailedWriteEndsTheRequestWithoutALatency() {
 		this.figures.headStarted();
 		this.figures.headReceived();
