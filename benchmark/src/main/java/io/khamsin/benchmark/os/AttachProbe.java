@@ -69,8 +69,8 @@ public final class AttachProbe {
 			return Reading.of(figures);
 		}
 		catch (Exception ex) {
-			throw new IllegalStateException("cannot read the direct memory of " + this.pid + " through the Attach API: "
-					+ ex, ex);
+			throw new IllegalStateException("cannot read the direct memory and allocation of " + this.pid
+					+ " through the Attach API: " + ex, ex);
 		}
 	}
 

@@ -67,9 +67,11 @@ final class CpuFixedRateScenario implements Scenario {
 				rate, seconds));
 		ProcessTree tree = new ProcessTree(target.process().pid());
 		// Allocation is read around the CPU window, not inside it: attaching costs the target CPU of its own.
-		AttachProbe probe = target.process().spec().jvm()
-				? new AttachProbe(target.process().pid(), context.runDir().resolve("targets")) : null;
-		AttachProbe.Reading allocatedBefore = read(probe);
+		Allocation allocation = target.process().spec().jvm()
+				? new Allocation(new AttachProbe(target.process().pid(), context.runDir().resolve("targets"))) : null;
+		if (allocation != null) {
+			allocation.start();
+		}
 		boolean precise = ProcessTree.hasSchedstat();
 		CoreUsage server;
 		LoadResult result;
@@ -86,7 +88,7 @@ final class CpuFixedRateScenario implements Scenario {
 			used = tree.cpuTicks() - ticks;
 			usedNanos = precise ? tree.cpuNanos() - nanos : 0;
 		}
-		AttachProbe.Reading allocatedAfter = (allocatedBefore != null) ? read(probe) : null;
+		long allocated = (allocation != null) ? allocation.bytesSinceStart() : -1;
 		long answered = result.completed() + result.errors();
 		double tickMicros = (answered > 0) ? used * (1e6 / ProcessTree.TICKS_PER_SECOND) / answered : 0;
 		double microsPerRequest = !precise ? tickMicros : (answered > 0) ? usedNanos / 1e3 / answered : 0;
@@ -95,7 +97,6 @@ final class CpuFixedRateScenario implements Scenario {
 		extras.put("achieved", RateScenario.round1(result.achievedRate()));
 		extras.put("server_cpu_ticks", used);
 		extras.put("tick_us_per_req", RateScenario.round1(tickMicros));
-		long allocated = (allocatedAfter != null) ? allocatedAfter.allocatedSince(allocatedBefore) : -1;
 		if (allocated >= 0 && answered > 0) {
 			extras.put("alloc_b_per_req", Math.round((double) allocated / answered));
 		}
@@ -106,22 +107,56 @@ final class CpuFixedRateScenario implements Scenario {
 			note = String.format("did not sustain %,d req/s (achieved %,.0f, %d errors)", rate, result.achievedRate(),
 					result.errors());
 		}
+		if (allocation != null && allocation.missing != null) {
+			String why = "no allocation figure: " + allocation.missing;
+			note = note.isEmpty() ? why : note + "; " + why;
+			context.progress().step(target.name(), round, settings.rounds(), "  " + why);
+		}
 		context.progress().step(target.name(), round, settings.rounds(),
 				String.format("  %.1f us/request (%s)", microsPerRequest, result.describe()));
 		return new Measurement(microsPerRequest, result.p50Millis(), result.p99Millis(), note, extras,
 				Map.of("result", result.describe()));
 	}
 
-	private static AttachProbe.Reading read(AttachProbe probe) {
-		if (probe == null) {
-			return null;
+	/**
+	 * The bytes a JVM target allocates over the CPU window, or why they could not be read.
+	 */
+	static final class Allocation {
+
+		private final AttachProbe probe;
+
+		private AttachProbe.Reading before;
+
+		/** Why there is no figure, or {@code null}. */
+		String missing;
+
+		Allocation(AttachProbe probe) {
+			this.probe = probe;
 		}
-		try {
-			return probe.read();
+
+		void start() {
+			try {
+				this.before = this.probe.read();
+			}
+			catch (IllegalStateException ex) {
+				this.missing = ex.getMessage();
+			}
 		}
-		catch (IllegalStateException ex) {
-			return null;
+
+		/** @return the bytes allocated since {@link #start()}, or -1 when they could not be read */
+		long bytesSinceStart() {
+			if (this.before == null) {
+				return -1;
+			}
+			try {
+				return this.probe.read().allocatedSince(this.before);
+			}
+			catch (IllegalStateException ex) {
+				this.missing = ex.getMessage();
+				return -1;
+			}
 		}
+
 	}
 
 }
