@@ -26,7 +26,7 @@ import io.netty.handler.codec.http.LastHttpContent;
  */
 final class CodecPool {
 
-	/** Decoders, and encoders, kept for reuse; more are left to the garbage collector when given back. */
+	/** Decoders, and encoders, kept for reuse; a decoder given back beyond them is freed, an encoder dropped. */
 	static final int MAX_IDLE = 64;
 
 	private final HttpDecoderConfig config;
@@ -55,6 +55,8 @@ final class CodecPool {
 	/**
 	 * Take a decoder back; it must be between requests ({@link LentDecoder#isBetweenRequests()}) with its read
 	 * complete.
+	 * @param decoder the decoder
+	 * @param ctx the context of the codec that gives it back, to free the decoder with when the pool is full
 	 */
 	void giveBack(LentDecoder decoder, ChannelHandlerContext ctx) throws Exception {
 		decoder.lendTo(null, null);
