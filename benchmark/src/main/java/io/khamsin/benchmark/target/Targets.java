@@ -28,6 +28,10 @@ public final class Targets {
 	/** The Spring Boot targets: the sample app on each container. */
 	public static final List<String> BOOT = List.of("khamsin", "reactor-netty", "tomcat", "jetty");
 
+	/** The targets that are the khamsin target's build launched with other settings. */
+	public static final List<String> KHAMSIN_VARIANTS = List.of("khamsin-fixed", "khamsin-no-metrics",
+			"khamsin-access-log");
+
 	/**
 	 * The Spring Boot arguments that give target {@code khamsin-fixed} khamsin's fixed-response fast path for
 	 * {@code /plaintext}: answered without entering WebFlux, with the same bytes as the sample app's handler.
@@ -49,8 +53,6 @@ public final class Targets {
 	 * CPU per request at a fixed rate is the figure a feature's cost shows in.
 	 */
 	public static final Set<String> FEATURE_COST_SCENARIOS = Set.of("cpu-fixed-rate");
-
-	private static final String SAMPLE_APP = "the sample app";
 
 	/** Where Debian installs nginx. */
 	public static final Path NGINX = Path.of("/usr/sbin/nginx");
@@ -87,7 +89,7 @@ public final class Targets {
 			}
 		}
 		if (!found.containsKey("khamsin")) {
-			for (String variant : List.of("khamsin-fixed", "khamsin-no-metrics", "khamsin-access-log")) {
+			for (String variant : KHAMSIN_VARIANTS) {
 				missing.put(variant, "needs the khamsin target's build: " + missing.get("khamsin"));
 			}
 		}
@@ -123,7 +125,7 @@ public final class Targets {
 		if (ALL.contains(name)) {
 			throw new IllegalArgumentException("variant '" + name + "' is the name of a built-in target");
 		}
-		if (!base.jvm() || !base.description().startsWith(SAMPLE_APP)) {
+		if (!BOOT.contains(base.name()) && !KHAMSIN_VARIANTS.contains(base.name())) {
 			throw new IllegalArgumentException("variant '" + name + "': its base '" + base.name()
 					+ "' is not a Spring Boot target, so it takes no Spring Boot arguments");
 		}
@@ -160,7 +162,7 @@ public final class Targets {
 					"--khamsin.max-connections=20000"));
 			command.addAll(extraArgs.apply(launch));
 			return command;
-		}, SAMPLE_APP + " (" + source + ") on " + containerName(name), classpath, scenarios);
+		}, "the sample app (" + source + ") on " + containerName(name), classpath, scenarios);
 	}
 
 	private static String containerName(String name) {

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpMethod;
@@ -65,14 +64,6 @@ final class Http1ServerCodec extends ChannelDuplexHandler {
 	Http1ServerCodec(CodecPool pool, Listener listener) {
 		this.pool = pool;
 		this.listener = listener;
-	}
-
-	/**
-	 * The handler that encodes responses, whose context writes bytes already encoded: this codec.
-	 * @return this codec
-	 */
-	ChannelHandler encoder() {
-		return this;
 	}
 
 	/**

@@ -111,7 +111,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.ctx = ctx;
-		this.encoderCtx = ctx.pipeline().context(this.codec.encoder());
+		this.encoderCtx = ctx.pipeline().context(this.codec);
 	}
 
 	@Override
