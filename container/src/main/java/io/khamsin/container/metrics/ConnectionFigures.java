@@ -174,13 +174,12 @@ public final class ConnectionFigures implements ChannelFutureListener {
 			requestEnded();
 			return;
 		}
+		int key = LatencyKey.index(this.protocol, status, this.routes.resolve(route), path);
 		if (lastWrite.isVoid()) {
-			this.reactor.recordLatency(LatencyKey.index(this.protocol, status, this.routes.resolve(route), path),
-					System.nanoTime() - this.currentStart);
+			this.reactor.recordLatency(key, System.nanoTime() - this.currentStart);
 			requestEnded();
 			return;
 		}
-		int key = LatencyKey.index(this.protocol, status, this.routes.resolve(route), path);
 		if (!this.writing && (this.moreWriting == null || this.moreWriting.isEmpty())) {
 			this.writingStart = this.currentStart;
 			this.writingKey = key;
