@@ -11,20 +11,24 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 
 import io.khamsin.benchmark.load.LoadGenerator;
 import io.khamsin.benchmark.os.CoreKeeper;
+import io.khamsin.benchmark.os.Tools;
 import io.khamsin.benchmark.report.Charts;
 import io.khamsin.benchmark.report.Environment;
 import io.khamsin.benchmark.report.MarkdownReport;
 import io.khamsin.benchmark.report.SummaryRow;
+import io.khamsin.benchmark.report.ToolAgreement;
 import io.khamsin.benchmark.scenario.Progress;
 import io.khamsin.benchmark.scenario.RunContext;
 import io.khamsin.benchmark.scenario.Scenario;
 import io.khamsin.benchmark.scenario.Scenarios;
 import io.khamsin.benchmark.scenario.Settings;
+import io.khamsin.benchmark.scenario.WarmUp;
 import io.khamsin.benchmark.scenario.Wrk;
 import io.khamsin.benchmark.target.Payloads;
 import io.khamsin.benchmark.target.TargetSpec;
@@ -45,7 +49,22 @@ public final class Bench {
 	}
 
 	public static void main(String[] args) throws Exception {
-		Options options = Options.parse(args);
+		try {
+			run(Options.parse(args));
+		}
+		catch (MissingToolsException ex) {
+			System.err.println("benchmark/bench: " + ex.getMessage());
+			System.exit(2);
+		}
+	}
+
+	/**
+	 * Run the campaign {@code options} describe.
+	 * @return the run's directory
+	 * @throws MissingToolsException before anything runs, when a program the campaign needs is not installed and
+	 * {@code --allow-missing} was not given
+	 */
+	static Path run(Options options) throws IOException {
 		Properties built = new Properties();
 		if (options.targetsFile != null && Files.exists(options.targetsFile)) {
 			try (InputStream in = Files.newInputStream(options.targetsFile)) {
@@ -68,6 +87,18 @@ public final class Bench {
 		List<Scenario> scenarios = new ArrayList<>();
 		for (String name : options.scenarios) {
 			scenarios.add(Scenarios.named(name, options.p99BoundMillis));
+		}
+		List<String> selected = new ArrayList<>(targets.stream().map(TargetSpec::name).toList());
+		selected.addAll(unavailable.keySet());
+		List<Tools.Tool> missing = Tools.read(options.toolsFile).missing(options.scenarios, selected);
+		List<String> fallbacks = new ArrayList<>();
+		for (Tools.Tool tool : missing) {
+			if (!options.allowMissing || tool.without() == null) {
+				throw new MissingToolsException(Tools.advice(missing)
+						+ (options.allowMissing ? "" : "\n(or run with --allow-missing, if what the campaign then "
+								+ "loses is said in its report's first lines)"));
+			}
+			fallbacks.add(tool.program() + " is not installed: " + tool.without() + ".");
 		}
 		String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
 		String commit = (options.commit != null) ? options.commit : "unknown";
@@ -96,7 +127,8 @@ public final class Bench {
 				campaign.run(scenario);
 			}
 			long seconds = (System.nanoTime() - started) / 1_000_000_000L;
-			write(runDir, options, settings, scenarios, targets, unavailable, campaign, host, commit, seconds, wrk);
+			write(runDir, options, settings, scenarios, targets, unavailable, campaign, host, commit, seconds, wrk,
+					fallbacks);
 			progress.line("report: " + runDir.resolve("summary.md") + " (" + seconds / 60 + " min " + seconds % 60 + " s)");
 		}
 		try (var stale = Files.list(files)) {
@@ -108,6 +140,16 @@ public final class Bench {
 		if (runDir.toAbsolutePath().getParent().equals(options.resultsDir.toAbsolutePath())) {
 			updateLatest(runDir);
 		}
+		return runDir;
+	}
+
+	/** A program the campaign needs is not installed: nothing was run. */
+	static final class MissingToolsException extends IllegalStateException {
+
+		MissingToolsException(String message) {
+			super(message);
+		}
+
 	}
 
 	/**
@@ -138,7 +180,7 @@ public final class Bench {
 
 	private static void write(Path runDir, Options options, Settings settings, List<Scenario> scenarios,
 			List<TargetSpec> targets, Map<String, String> unavailable, Campaign campaign, String host, String commit,
-			long seconds, Wrk wrk) throws IOException {
+			long seconds, Wrk wrk, List<String> fallbacks) throws IOException {
 		Map<String, Object> run = new LinkedHashMap<>();
 		run.put("command", "benchmark/bench " + String.join(" ", options.args));
 		run.put("settings", settings);
@@ -148,6 +190,8 @@ public final class Bench {
 		run.put("jvm_flags", JVM_FLAGS);
 		run.put("targets", targets.stream().map((t) -> Map.of("name", t.name(), "what", t.description())).toList());
 		run.put("not_run", unavailable);
+		run.put("fallbacks", fallbacks);
+		run.put("transports", campaign.transports);
 		run.put("closed_loop_tool", wrk.available() ? "wrk -t1 (pinned to the load core)" : "generator closed loop");
 		Campaign.JSON.writeValue(runDir.resolve("env.json").toFile(), Environment.describe(host, commit, run,
 				classpaths(targets), System.getProperty("java.class.path")));
@@ -159,15 +203,27 @@ public final class Bench {
 				: targets.isEmpty() ? BASELINE : targets.get(0).name();
 		for (Scenario scenario : scenarios) {
 			List<SummaryRow> rows = campaign.rows(scenario);
+			ToolAgreement.annotate(rows, baseline);
 			all.addAll(rows);
 			Path chart = Charts.draw(runDir.resolve("charts"), scenario.name(), scenario.unit(),
 					scenario.higherIsBetter(), rows, baseline);
+			Map<String, String> warmUps = new LinkedHashMap<>();
+			campaign.warmUps.get(scenario.name()).forEach((target, warmUp) -> {
+				if (warmUp.rule() != null) {
+					warmUps.put(target, warmUp.describe());
+				}
+			});
 			sections.add(new MarkdownReport.Section(scenario.name(), scenario.figure(), scenario.unit(),
 					scenario.higherIsBetter(), rows, campaign.excluded.get(scenario.name()),
-					(chart != null) ? "charts/" + chart.getFileName() : null));
+					(chart != null) ? "charts/" + chart.getFileName() : null, warmUps,
+					campaign.reruns.get(scenario.name()), Scenarios.equalLoad(campaign.measured.get(scenario.name()))));
 		}
 		Campaign.JSON.writeValue(runDir.resolve("summary.json").toFile(), all);
 		List<String> preamble = new ArrayList<>();
+		for (String fallback : fallbacks) {
+			preamble.add("**Not what a full campaign measures: " + fallback + "**");
+			preamble.add("");
+		}
 		preamble.add("Run `" + run.get("command") + "` on " + host + " at commit " + commit + ", "
 				+ LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 16) + ", " + seconds / 60
 				+ " min " + seconds % 60 + " s.");
@@ -175,7 +231,9 @@ public final class Bench {
 		preamble.add("- Every target pinned to core " + settings.serverCore() + ", the load (this generator and wrk) to core "
 				+ settings.loadCore() + "; targets interleaved in each of " + settings.rounds() + " rounds; medians of the "
 				+ "rounds, spread = (max - min) / median. Only the target being measured runs: the others are frozen "
-				+ "(SIGSTOP) meanwhile.");
+				+ "(SIGSTOP) meanwhile. A target whose rounds spread over " + (int) Campaign.RERUN_SPREAD_PCT
+				+ "% has its farthest round run again, up to " + Campaign.MAX_RERUNS + " times (each re-run is listed "
+				+ "under its scenario; the raw results keep both).");
 		preamble.add("- Both cores are kept from halting while measuring, as on bare metal: the generator busy-polls "
 				+ "during a run, and an idle-priority spinner (SCHED_IDLE, nice 19) holds the server core. On this "
 				+ "virtual machine a halted vCPU takes up to milliseconds to wake, a tail no server can beat.");
@@ -183,10 +241,22 @@ public final class Bench {
 				+ String.join(" ", JVM_FLAGS) + "`; Netty's leak detector at its default.");
 		preamble.add("- Latency: open loop, from the intended send time (coordinated-omission corrected), HdrHistogram. "
 				+ "The closed-loop peak (" + run.get("closed_loop_tool") + ") is throughput only.");
-		preamble.add("- Warm-up: " + settings.warmupSeconds() + " s of load on each JVM target before its first round "
-				+ "(two thirds closed loop, then open loop at half that rate)"
-				+ (settings.quick() ? "; this quick check uses less than the 60 s a JVM sharing one core with its JIT "
-						+ "needs, so JVM figures may be low" : "") + "; trials of " + settings.trialSeconds() + " s.");
+		preamble.add(String.format(Locale.ROOT, "- Warm-up: closed-loop load in %.0f s windows until two successive "
+				+ "windows agree within %.0f%%, at least %d s for a JVM target (%.0f s for the others) and at most %d s; "
+				+ "then open loop at half that rate, for the generator's own compiler. The time each target took is "
+				+ "in its scenario's section%s; trials of %s s.", WarmUp.Rule.WINDOW_SECONDS,
+				WarmUp.Rule.TOLERANCE * 100, settings.warmupSeconds(), 2 * WarmUp.Rule.WINDOW_SECONDS,
+				settings.warmupMaxSeconds(), settings.quick() ? "; this quick check uses less than the 60 s a JVM "
+						+ "sharing one core with its JIT needs, so JVM figures may be low" : "",
+				settings.trialSeconds()));
+		preamble.add("");
+		preamble.add("| target | what | I/O transport (read from /proc) |");
+		preamble.add("| --- | --- | --- |");
+		for (TargetSpec target : targets) {
+			preamble.add("| " + target.name() + " | " + target.description().replace("|", "/") + " | "
+					+ campaign.transports.getOrDefault(target.name(), "not started") + " |");
+		}
+		preamble.add("");
 		if (options.p99BoundMillis != 1) {
 			preamble.add("- The p99 bound of status and json is " + options.p99BoundMillis + " ms here, not BENCHMARKING.md's "
 					+ "1 ms (`--p99-bound-ms`): on this machine no JVM server, a bare Netty server included, keeps p99 "
@@ -234,6 +304,12 @@ public final class Bench {
 
 		String commit;
 
+		/** The programs a campaign needs ({@code benchmark/tools.tsv}). */
+		Path toolsFile = Path.of("benchmark", "tools.tsv");
+
+		/** {@code --allow-missing}: run without a missing program where the campaign can, and say what it lost. */
+		boolean allowMissing;
+
 		/** {@code --variant NAME=BASE:ARGS}: each variant's base, then its Spring Boot arguments. */
 		Map<String, List<String>> variants = new LinkedHashMap<>();
 
@@ -263,6 +339,8 @@ public final class Bench {
 					case "--p99-bound-ms" -> options.p99BoundMillis = Double.parseDouble(args[++i]);
 					case "--trial-seconds" -> trialSeconds = Double.parseDouble(args[++i]);
 					case "--variant" -> options.addVariant(args[++i]);
+					case "--tools-file" -> options.toolsFile = Path.of(args[++i]);
+					case "--allow-missing" -> options.allowMissing = true;
 					default -> throw new IllegalArgumentException("unknown option " + arg);
 				}
 			}
@@ -270,11 +348,14 @@ public final class Bench {
 			if (rounds != null) {
 				s = s.withRounds(rounds);
 			}
-			if (cpuRate != null || warmup != null || trialSeconds != null) {
-				s = new Settings(s.quick(), s.rounds(), (warmup != null) ? warmup : s.warmupSeconds(),
-						(trialSeconds != null) ? trialSeconds : s.trialSeconds(),
-						s.searchTrials(), s.refineTrials(), s.peakSeconds(), (cpuRate != null) ? cpuRate : s.cpuRate(),
-						s.serverCore(), s.loadCore());
+			if (warmup != null) {
+				s = s.withWarmup(warmup);
+			}
+			if (trialSeconds != null) {
+				s = s.withTrialSeconds(trialSeconds);
+			}
+			if (cpuRate != null) {
+				s = s.withCpuRate(cpuRate);
 			}
 			options.settings = s;
 			return options;

@@ -13,12 +13,15 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.khamsin.benchmark.os.TransportProbe;
+import io.khamsin.benchmark.report.MarkdownReport;
 import io.khamsin.benchmark.report.SummaryRow;
 import io.khamsin.benchmark.scenario.Measurement;
 import io.khamsin.benchmark.scenario.RunContext;
 import io.khamsin.benchmark.scenario.Scenario;
 import io.khamsin.benchmark.scenario.Scenario.RunningTarget;
 import io.khamsin.benchmark.scenario.Scenarios;
+import io.khamsin.benchmark.scenario.WarmUp;
 import io.khamsin.benchmark.target.IntegrityCheck;
 import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.TargetProcess;
@@ -27,11 +30,19 @@ import io.khamsin.benchmark.target.TargetSpec;
 /**
  * Runs scenarios over targets, interleaved per round (A B C A B C ...), and keeps every round's measurement and
  * every exclusion with its reason. Targets of a scenario that measures running servers are started once, checked
- * and warmed, then measured round after round; the others start a fresh process per target and round.
+ * (their answers, and the I/O transport they run on) and warmed until steady, then measured round after round; the
+ * others start a fresh process per target and round. A target whose rounds spread over {@link #RERUN_SPREAD_PCT}
+ * has its farthest round run again, up to {@link #MAX_RERUNS} times, and the report says so.
  */
 final class Campaign {
 
 	static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+	/** A target whose rounds spread over this, in percent ((max - min) / median), has a round run again. */
+	static final double RERUN_SPREAD_PCT = 10;
+
+	/** How many times at most one target's rounds of one scenario are run again. */
+	static final int MAX_RERUNS = 2;
 
 	private final RunContext context;
 
@@ -46,6 +57,18 @@ final class Campaign {
 	/** scenario -> target -> route -> integrity outcome. */
 	final Map<String, Map<String, Map<String, Object>>> integrity = new LinkedHashMap<>();
 
+	/** scenario -> target -> its warm-up. */
+	final Map<String, Map<String, WarmUp>> warmUps = new LinkedHashMap<>();
+
+	/** scenario -> target -> the rounds run again, each as "round N: first, then again". */
+	final Map<String, Map<String, List<String>>> reruns = new LinkedHashMap<>();
+
+	/** target -> the I/O transport it was seen running on (the last scenario's reading). */
+	final Map<String, String> transports = new LinkedHashMap<>();
+
+	/** scenario -> the scenario as measured (calibrated once every target was warm). */
+	final Map<String, Scenario> measured = new LinkedHashMap<>();
+
 	Campaign(RunContext context, List<TargetSpec> targets) {
 		this.context = context;
 		this.targets = targets;
@@ -56,6 +79,9 @@ final class Campaign {
 		this.results.put(scenario.name(), new LinkedHashMap<>());
 		this.excluded.put(scenario.name(), new LinkedHashMap<>());
 		this.integrity.put(scenario.name(), new LinkedHashMap<>());
+		this.warmUps.put(scenario.name(), new LinkedHashMap<>());
+		this.reruns.put(scenario.name(), new LinkedHashMap<>());
+		this.measured.put(scenario.name(), scenario);
 		List<TargetSpec> applicable = new ArrayList<>();
 		for (TargetSpec target : this.targets) {
 			if (!target.runsIn(scenario.name())) {
@@ -91,6 +117,73 @@ final class Campaign {
 				}
 			}
 		}
+		for (TargetSpec target : remaining) {
+			rerunSpread(scenario, target.name(), (round, previous) -> scenario.measureFresh(this.context, target, round));
+		}
+	}
+
+	/**
+	 * While the rounds of {@code target} spread over {@link #RERUN_SPREAD_PCT}, run the round farthest from their
+	 * median again (at most {@link #MAX_RERUNS} times) and keep the new figure in its place; both stay in the raw
+	 * results and the report lists each re-run.
+	 */
+	private void rerunSpread(Scenario scenario, String target, RoundMeasurer measurer) {
+		List<Measurement> rounds = this.results.get(scenario.name()).get(target);
+		if (rounds == null || rounds.size() < 2) {
+			return;
+		}
+		for (int rerun = 1; rerun <= MAX_RERUNS; rerun++) {
+			List<Double> figures = rounds.stream().map(scenario::gateFigure).toList();
+			int farthest = farthestFromMedian(figures, RERUN_SPREAD_PCT);
+			if (farthest < 0) {
+				return;
+			}
+			int round = farthest + 1;
+			this.context.progress().step(target, round, this.context.settings().rounds(), String.format(
+					"spread %.0f%% over %.0f%%: round %d (%s) again", SummaryRow.spreadPct(figures), RERUN_SPREAD_PCT, round,
+					MarkdownReport.number(figures.get(farthest))));
+			Measurement again;
+			try {
+				again = measurer.measure(round, rounds.get(farthest));
+			}
+			catch (RuntimeException ex) {
+				this.context.progress().step(target, round, this.context.settings().rounds(),
+						"re-run failed, the first figure stands: " + ex.getMessage());
+				return;
+			}
+			rounds.set(farthest, again);
+			write(scenario, target, round, rerun, again);
+			this.reruns.get(scenario.name()).computeIfAbsent(target, (t) -> new ArrayList<>()).add("round " + round
+					+ ": " + MarkdownReport.number(figures.get(farthest)) + ", then "
+					+ MarkdownReport.number(scenario.gateFigure(again)));
+		}
+	}
+
+	/**
+	 * @param figures one figure per round
+	 * @param limitPct the spread above which a round is run again
+	 * @return the index of the figure farthest from the median when the spread is over {@code limitPct}, else -1
+	 */
+	static int farthestFromMedian(List<Double> figures, double limitPct) {
+		if (figures.size() < 2 || SummaryRow.spreadPct(figures) <= limitPct) {
+			return -1;
+		}
+		double median = SummaryRow.median(figures);
+		int farthest = 0;
+		for (int i = 1; i < figures.size(); i++) {
+			if (Math.abs(figures.get(i) - median) > Math.abs(figures.get(farthest) - median)) {
+				farthest = i;
+			}
+		}
+		return farthest;
+	}
+
+	/** Measures one round of one target again. */
+	@FunctionalInterface
+	private interface RoundMeasurer {
+
+		Measurement measure(int round, Measurement previous);
+
 	}
 
 	private void runWarm(Scenario scenario, List<TargetSpec> applicable) {
@@ -104,18 +197,22 @@ final class Campaign {
 				}
 			}
 			running.forEach((target) -> target.process().pause());
+			Map<String, WarmUp> warm = this.warmUps.get(scenario.name());
 			for (RunningTarget target : new ArrayList<>(running)) {
 				try {
 					target.process().resume();
-					scenario.warmUp(this.context, target);
+					warm.put(target.name(), scenario.warmUp(this.context, target));
 					target.process().pause();
 				}
 				catch (RuntimeException ex) {
 					running.remove(target);
+					warm.remove(target.name());
 					target.process().close();
 					exclude(scenario, target.name(), "warm-up failed: " + ex.getMessage());
 				}
 			}
+			Scenario calibrated = scenario.calibrate(this.context, warm);
+			this.measured.put(scenario.name(), calibrated);
 			Map<String, Measurement> previous = new LinkedHashMap<>();
 			for (int round = 1; round <= rounds; round++) {
 				// Every other round runs the targets in reverse, so that no target always follows the same one or
@@ -133,7 +230,7 @@ final class Campaign {
 						target.process().resume();
 						Measurement measurement;
 						try {
-							measurement = scenario.measure(this.context, target, round, previous.get(target.name()));
+							measurement = calibrated.measure(this.context, target, round, previous.get(target.name()));
 						}
 						finally {
 							target.process().pause();
@@ -147,6 +244,17 @@ final class Campaign {
 						exclude(scenario, target.name(), "round " + round + ": " + ex.getMessage());
 					}
 				}
+			}
+			for (RunningTarget target : running) {
+				rerunSpread(calibrated, target.name(), (round, before) -> {
+					target.process().resume();
+					try {
+						return calibrated.measure(this.context, target, round, before);
+					}
+					finally {
+						target.process().pause();
+					}
+				});
 			}
 		}
 		finally {
@@ -178,7 +286,17 @@ final class Campaign {
 				}
 				lengths.put(route.name(), result.bodyLength());
 			}
-			this.context.progress().step(target.name(), 0, rounds, "integrity check passed");
+			String transport = TransportProbe.of(process.pid(), target.jvm());
+			this.transports.put(target.name(), transport);
+			checks.put("transport", transport);
+			if (target.transport() != null && !target.transport().equals(transport)) {
+				String why = "runs on " + transport + ", not on " + target.transport() + " as it should";
+				this.context.progress().step(target.name(), 0, rounds, "integrity check FAILED: " + why);
+				exclude(scenario, target.name(), "integrity check: " + why);
+				process.close();
+				return null;
+			}
+			this.context.progress().step(target.name(), 0, rounds, "integrity check passed; transport " + transport);
 			return new RunningTarget(process, lengths);
 		}
 		catch (RuntimeException ex) {
@@ -190,11 +308,20 @@ final class Campaign {
 
 	private void record(Scenario scenario, String target, int round, Measurement measurement) {
 		this.results.get(scenario.name()).computeIfAbsent(target, (t) -> new ArrayList<>()).add(measurement);
-		Path raw = this.context.runDir().resolve("raw").resolve(scenario.name()).resolve(target + "-round" + round + ".json");
+		write(scenario, target, round, 0, measurement);
+	}
+
+	/** Write one round's raw results: {@code <target>-round<N>.json}, or {@code -round<N>-rerun<K>.json}. */
+	private void write(Scenario scenario, String target, int round, int rerun, Measurement measurement) {
+		Path raw = this.context.runDir().resolve("raw").resolve(scenario.name())
+			.resolve(target + "-round" + round + ((rerun > 0) ? "-rerun" + rerun : "") + ".json");
 		Map<String, Object> document = new LinkedHashMap<>();
 		document.put("scenario", scenario.name());
 		document.put("target", target);
 		document.put("round", round);
+		if (rerun > 0) {
+			document.put("rerun", rerun);
+		}
 		document.put("value", measurement.value());
 		document.put("unit", scenario.unit());
 		document.put("p50_ms", measurement.p50Ms());
@@ -225,10 +352,24 @@ final class Campaign {
 			if (rounds == null || rounds.isEmpty() || this.excluded.get(scenario.name()).containsKey(target.name())) {
 				continue;
 			}
-			rows.add(SummaryRow.of(scenario.name(), target.name(), scenario.unit(), scenario.higherIsBetter(),
+			SummaryRow row = SummaryRow.of(scenario.name(), target.name(), scenario.unit(), scenario.higherIsBetter(),
 					rounds.stream().map(Measurement::value).toList(), rounds.stream().map(Measurement::p50Ms).toList(),
 					rounds.stream().map(Measurement::p99Ms).toList(), rounds.stream().map(Measurement::note).toList(),
-					rounds.stream().map(Measurement::extras).toList()));
+					rounds.stream().map(Measurement::extras).toList());
+			WarmUp warmUp = this.warmUps.getOrDefault(scenario.name(), Map.of()).get(target.name());
+			if (warmUp != null && warmUp.rule() != null) {
+				row.extras().put("warmup_s", warmUp.seconds());
+				row.extras().put("warmup_steady", warmUp.steady());
+			}
+			String transport = this.transports.get(target.name());
+			if (transport != null) {
+				row.extras().put("transport", transport);
+			}
+			List<String> again = this.reruns.getOrDefault(scenario.name(), Map.of()).get(target.name());
+			if (again != null) {
+				row.extras().put("reruns", again);
+			}
+			rows.add(row);
 		}
 		return rows;
 	}

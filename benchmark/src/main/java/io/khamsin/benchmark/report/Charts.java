@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
+import io.khamsin.benchmark.os.Tools;
+
 /**
  * One chart per scenario with gnuplot: a bar per target, relative to the baseline (khamsin) = 100, losses beside
  * wins, the direction of "better" in the title. Written as SVG and PNG next to the gnuplot script and its data, so
@@ -19,7 +21,7 @@ public final class Charts {
 
 	/** @return whether gnuplot is installed */
 	public static boolean available() {
-		return Files.isExecutable(Path.of("/usr/bin/gnuplot"));
+		return Tools.locate("gnuplot").isPresent();
 	}
 
 	/**
@@ -72,7 +74,7 @@ public final class Charts {
 		Files.writeString(gp, "set terminal pngcairo size 900,500\nset output \"" + png.getFileName() + "\"\n" + script
 				+ "set terminal svg size 900,500\nset output \"" + scenario + ".svg\"\nreplot\n");
 		try {
-			Process process = new ProcessBuilder("gnuplot", gp.getFileName().toString()).directory(dir.toFile())
+			Process process = new ProcessBuilder(Tools.locate("gnuplot").orElseThrow().toString(), gp.getFileName().toString()).directory(dir.toFile())
 				.redirectErrorStream(true)
 				.redirectOutput(dir.resolve(scenario + ".log").toFile())
 				.start();

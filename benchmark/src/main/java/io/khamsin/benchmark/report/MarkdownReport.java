@@ -35,9 +35,20 @@ public final class MarkdownReport {
 	 * @param rows its rows, in report order
 	 * @param excluded targets excluded from it, with the reason
 	 * @param chart the chart's file name, or {@code null}
+	 * @param warmUps how each target was warmed up, by name (empty: no warm-up)
+	 * @param reruns the rounds run again because a target's rounds spread too far, by target
+	 * @param equalLoad the rates at which every target was measured at equal load, lowest first, each by the prefix
+	 * of its figures in a row's extras (empty: none)
 	 */
 	public record Section(String name, String figure, String unit, boolean higherIsBetter, List<SummaryRow> rows,
-			Map<String, String> excluded, String chart) {
+			Map<String, String> excluded, String chart, Map<String, String> warmUps, Map<String, List<String>> reruns,
+			Map<String, Double> equalLoad) {
+
+		/** A section without warm-ups, re-runs or equal-load rates. */
+		public Section(String name, String figure, String unit, boolean higherIsBetter, List<SummaryRow> rows,
+				Map<String, String> excluded, String chart) {
+			this(name, figure, unit, higherIsBetter, rows, excluded, chart, Map.of(), Map.of(), Map.of());
+		}
 
 	}
 
@@ -52,22 +63,21 @@ public final class MarkdownReport {
 			md.append(line).append("\n");
 		}
 		md.append("\n## Headline: ratios to ").append(baseline).append("\n\n");
-		md.append("| scenario | ").append(baseline).append(" | ");
+		md.append("| scenario | figure | ").append(baseline).append(" | ");
 		md.append("ratio of each target to ").append(baseline).append(" (> 1: the target's figure is higher) |\n");
-		md.append("| --- | --- | --- |\n");
+		md.append("| --- | --- | --- | --- |\n");
 		for (Section section : sections) {
-			SummaryRow base = base(section, baseline);
-			md.append("| ").append(section.name()).append(" | ")
-				.append((base != null) ? number(base.value()) + " " + section.unit() : "n/a").append(" | ");
-			StringBuilder ratios = new StringBuilder();
-			for (SummaryRow row : section.rows()) {
-				if (row.target().equals(baseline) || base == null) {
-					continue;
-				}
-				ratios.append((ratios.length() > 0) ? ", " : "").append(row.target()).append(" ")
-					.append(ratio(row, base)).append(verdict(row, base, baseline, section.higherIsBetter()));
+			if (section.rows().stream().anyMatch((r) -> r.extras().get("closed_loop_peak") instanceof Number)) {
+				headline(md, section, baseline, "closed-loop peak (wrk)", "req/s", true, (r) -> extra(r.extras(),
+						"closed_loop_peak"));
 			}
-			md.append(ratios).append(" |\n");
+			headline(md, section, baseline, section.unit().equals("req/s") ? "open loop, within the p99 bound"
+					: "median", section.unit(), section.higherIsBetter(), (r) -> r.value());
+			if (!section.equalLoad().isEmpty()) {
+				String key = EqualLoadTable.middle(section.equalLoad());
+				headline(md, section, baseline, String.format(Locale.ROOT, "p99 at equal load, %,.0f req/s",
+						section.equalLoad().get(key)), "ms", false, (r) -> extra(r.extras(), key + "_p99_ms"));
+			}
 		}
 		if (!unavailable.isEmpty()) {
 			md.append("\nTargets not run: ");
@@ -98,6 +108,21 @@ public final class MarkdownReport {
 				.append(" | | | | | | | | ").append(why.replace("|", "/")).append(" |\n"));
 			fastPath(md, section);
 			featureCosts(md, section);
+			ToolAgreement.render(md, section.rows(), baseline);
+			EqualLoadTable.render(md, section, baseline);
+			if (!section.warmUps().isEmpty()) {
+				md.append("\nWarm-up: ");
+				section.warmUps().forEach((target, how) -> md.append(target).append(" ").append(how).append("; "));
+				md.setLength(md.length() - 2);
+				md.append(".\n");
+			}
+			if (!section.reruns().isEmpty()) {
+				md.append("\nRun again because the rounds spread too far (the later figure stands): ");
+				section.reruns().forEach((target, runs) -> md.append(target).append(" ")
+					.append(String.join(", ", runs)).append("; "));
+				md.setLength(md.length() - 2);
+				md.append(".\n");
+			}
 			if (section.chart() != null) {
 				md.append("\n![").append(section.name()).append("](").append(section.chart()).append(")\n");
 			}
@@ -105,6 +130,31 @@ public final class MarkdownReport {
 		md.append("\n⚠: the rounds of this row spread over ").append((int) SummaryRow.SPREAD_FLAG_PCT)
 			.append("% ((max - min) / median); compare it with care.\n");
 		return md.toString();
+	}
+
+	/** One headline row: the baseline's figure, and each other target's ratio to it. */
+	private static void headline(StringBuilder md, Section section, String baseline, String figure, String unit,
+			boolean higherIsBetter, java.util.function.ToDoubleFunction<SummaryRow> value) {
+		SummaryRow base = section.rows().stream().filter((r) -> r.target().equals(baseline)).findFirst().orElse(null);
+		double of = (base != null) ? value.applyAsDouble(base) : 0;
+		md.append("| ").append(section.name()).append(" | ").append(figure).append(" | ")
+			.append((of > 0) ? number(of) + " " + unit : "n/a").append(" | ");
+		StringBuilder ratios = new StringBuilder();
+		for (SummaryRow row : section.rows()) {
+			double figureOf = value.applyAsDouble(row);
+			if (row == base || of <= 0 || figureOf <= 0 || !sameMetric(row, base)) {
+				continue;
+			}
+			boolean targetBetter = higherIsBetter == (figureOf > of);
+			ratios.append((ratios.length() > 0) ? ", " : "").append(row.target()).append(" ")
+				.append(String.format(Locale.ROOT, "%.2fx", figureOf / of))
+				.append((figureOf == of) ? "" : targetBetter ? " (" + baseline + " loses)" : " (" + baseline + " wins)");
+		}
+		md.append(ratios).append(" |\n");
+	}
+
+	static double extra(Map<String, Object> extras, String key) {
+		return (extras.get(key) instanceof Number n) ? n.doubleValue() : 0;
 	}
 
 	private static void fastPath(StringBuilder md, Section section) {
@@ -184,7 +234,8 @@ public final class MarkdownReport {
 		StringBuilder note = new StringBuilder(row.note());
 		for (String key : List.of("mb_per_s", "heap_b_per_conn", "direct_b_per_conn", "nmt_other_b_per_conn",
 				"rss_b_per_conn", "pss_b_per_conn", "rss_mb",
-				"closed_loop_errors", "server_cpu_pct", "tick_us_per_req", "alloc_b_per_req", "send_lag_p99_ms")) {
+				"closed_loop_errors", "server_cpu_pct", "tick_us_per_req", "alloc_b_per_req", "send_lag_p99_ms",
+				"transport")) {
 			Object value = row.extras().get(key);
 			if (value != null) {
 				note.append((note.length() > 0) ? "; " : "").append(key.replace('_', ' ')).append(" ")
@@ -203,7 +254,8 @@ public final class MarkdownReport {
 		return (value != null) ? String.format(Locale.ROOT, "%.3f", value) : "";
 	}
 
-	static String number(double value) {
+	/** @return {@code value} as the report writes it: thousands separated from 100 up, else one decimal */
+	public static String number(double value) {
 		if (Math.abs(value) >= 100) {
 			return String.format(Locale.ROOT, "%,.0f", value);
 		}

@@ -47,7 +47,7 @@ public record SummaryRow(String scenario, String target, double value, String un
 	public static SummaryRow of(String scenario, String target, String unit, boolean higherIsBetter, List<Double> values,
 			List<Double> p50s, List<Double> p99s, List<String> notes, List<Map<String, Object>> extras) {
 		double median = median(values);
-		double spread = (median != 0) ? (max(values) - min(values)) / Math.abs(median) * 100 : 0;
+		double spread = spreadPct(values);
 		List<String> distinct = notes.stream().filter((n) -> n != null && !n.isEmpty()).distinct().toList();
 		Map<String, Object> merged = new LinkedHashMap<>();
 		for (Map<String, Object> round : extras) {
@@ -80,7 +80,14 @@ public record SummaryRow(String scenario, String target, double value, String un
 		return present.isEmpty() ? null : round3(median(present));
 	}
 
-	static double median(List<Double> values) {
+	/** @return {@code (max - min) / median} of {@code values}, in percent (0 when the median is 0) */
+	public static double spreadPct(List<Double> values) {
+		double median = median(values);
+		return (median != 0) ? (max(values) - min(values)) / Math.abs(median) * 100 : 0;
+	}
+
+	/** @return the median of {@code values}, 0 for none */
+	public static double median(List<Double> values) {
 		double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
 		if (sorted.length == 0) {
 			return 0;

@@ -54,8 +54,8 @@ final class CpuFixedRateScenario implements Scenario {
 	}
 
 	@Override
-	public void warmUp(RunContext context, RunningTarget target) {
-		this.status.warmUp(context, target);
+	public WarmUp warmUp(RunContext context, RunningTarget target) {
+		return this.status.warmUp(context, target);
 	}
 
 	@Override

@@ -39,8 +39,29 @@ public interface Scenario {
 		return false;
 	}
 
-	/** Warm a running target up before its first round. */
-	default void warmUp(RunContext context, RunningTarget target) {
+	/**
+	 * Warm a running target up before its first round.
+	 * @return how ({@link WarmUp#NONE} when the scenario needs none)
+	 */
+	default WarmUp warmUp(RunContext context, RunningTarget target) {
+		return WarmUp.NONE;
+	}
+
+	/**
+	 * What this scenario measures once every target is warm: itself, or a copy that knows something of all the
+	 * targets (the rates at which latency is compared at equal load, from the slowest target's peak).
+	 * @param warmUps each warmed target's warm-up, by name
+	 */
+	default Scenario calibrate(RunContext context, java.util.Map<String, WarmUp> warmUps) {
+		return this;
+	}
+
+	/**
+	 * @return the figure of a round whose spread across rounds decides whether the round is run again: the
+	 * headline of the scenario (its value, unless the scenario says otherwise)
+	 */
+	default double gateFigure(Measurement measurement) {
+		return measurement.value();
 	}
 
 	/**

@@ -16,8 +16,8 @@ public final class Scenarios {
 	private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
 
 	static {
-		add(new RateScenario("status", Route.PLAINTEXT, 1, 64, false));
-		add(new RateScenario("json", Route.JSON, 1, 64, false));
+		add(RateScenario.headline("status", Route.PLAINTEXT, 1, 64));
+		add(RateScenario.headline("json", Route.JSON, 1, 64));
 		add(new CpuFixedRateScenario());
 		add(new RateScenario("new-connection", Route.PLAINTEXT, 5, 64, true));
 		add(new RateScenario("download-64k", Route.FILE_64K, 5, 16, false));
@@ -32,6 +32,22 @@ public final class Scenarios {
 
 	private static void add(Scenario scenario) {
 		ALL.put(scenario.name(), scenario);
+	}
+
+	/**
+	 * @param scenario a scenario as measured
+	 * @return the rates at which it compared every target at equal load, each by the prefix of its figures in a
+	 * row's extras (e.g. {@code equal_load_50}), lowest first; empty when it did not
+	 */
+	public static Map<String, Double> equalLoad(Scenario scenario) {
+		Map<String, Double> rates = new LinkedHashMap<>();
+		double[] ladder = (scenario instanceof RateScenario rate) ? rate.ladder() : null;
+		if (ladder != null) {
+			for (int rung = 0; rung < ladder.length; rung++) {
+				rates.put(RateScenario.rungKey(rung), ladder[rung]);
+			}
+		}
+		return rates;
 	}
 
 	/** @return every scenario name, in campaign order */

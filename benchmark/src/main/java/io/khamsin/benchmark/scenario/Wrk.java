@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.khamsin.benchmark.os.Tools;
 import io.khamsin.benchmark.target.Route;
 
 /**
@@ -42,15 +43,9 @@ public final class Wrk {
 		this.core = core;
 	}
 
-	/** @return wrk from the PATH's usual places, or {@code null} */
+	/** @return wrk where {@link Tools} finds it, or {@code null} */
 	public static Path find() {
-		for (String dir : List.of("/usr/bin", "/usr/local/bin")) {
-			Path candidate = Path.of(dir, "wrk");
-			if (Files.isExecutable(candidate)) {
-				return candidate;
-			}
-		}
-		return null;
+		return Tools.locate("wrk").orElse(null);
 	}
 
 	/** @return whether wrk is installed */

@@ -14,12 +14,20 @@ import java.util.function.Function;
  * @param description what it is, for the report
  * @param classpath what a JVM target runs on (its jars name the versions in env.json), empty for others
  * @param scenarios the only scenarios it is measured in, or empty for every scenario
+ * @param transport the I/O transport it must be seen running on before it is measured (an
+ * {@code io.khamsin.benchmark.os.TransportProbe} name), or {@code null} when whichever it picks is its own
  */
 public record TargetSpec(String name, boolean jvm, Function<Launch, List<String>> command, String description,
-		String classpath, Set<String> scenarios) {
+		String classpath, Set<String> scenarios, String transport) {
 
 	public TargetSpec {
 		scenarios = Set.copyOf(scenarios);
+	}
+
+	/** A target that runs on whichever transport it picks. */
+	public TargetSpec(String name, boolean jvm, Function<Launch, List<String>> command, String description,
+			String classpath, Set<String> scenarios) {
+		this(name, jvm, command, description, classpath, scenarios, null);
 	}
 
 	/** @return whether this target is measured in the scenario called {@code scenario} */

@@ -13,6 +13,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.function.Function;
 
+import io.khamsin.benchmark.os.Tools;
+import io.khamsin.benchmark.os.TransportProbe;
+
 /**
  * The targets this machine can run, in report order. The Spring Boot targets come from the properties file that
  * {@code benchmark/bench} writes after building them ({@code <name>.classpath}, {@code <name>.main},
@@ -23,10 +26,12 @@ public final class Targets {
 
 	/** Every target name, in report order. */
 	public static final List<String> ALL = List.of("khamsin", "khamsin-fixed", "khamsin-no-metrics",
-			"khamsin-access-log", "reactor-netty", "tomcat", "jetty", "netty-raw", "vertx", "nginx");
+			"khamsin-access-log", "reactor-netty", "reactor-netty-iouring", "tomcat", "jetty", "netty-raw", "vertx",
+			"nginx");
 
 	/** The Spring Boot targets: the sample app on each container. */
-	public static final List<String> BOOT = List.of("khamsin", "reactor-netty", "tomcat", "jetty");
+	public static final List<String> BOOT = List.of("khamsin", "reactor-netty", "reactor-netty-iouring", "tomcat",
+			"jetty");
 
 	/** The targets that are the khamsin target's build launched with other settings. */
 	public static final List<String> KHAMSIN_VARIANTS = List.of("khamsin-fixed", "khamsin-no-metrics",
@@ -54,8 +59,10 @@ public final class Targets {
 	 */
 	public static final Set<String> FEATURE_COST_SCENARIOS = Set.of("cpu-fixed-rate");
 
-	/** Where Debian installs nginx. */
-	public static final Path NGINX = Path.of("/usr/sbin/nginx");
+	/** nginx where {@link Tools} finds it (Debian installs it in /usr/sbin), or {@code null}. */
+	public static Path nginxBinary() {
+		return Tools.locate("nginx").orElse(null);
+	}
 
 	private Targets() {
 	}
@@ -78,14 +85,14 @@ public final class Targets {
 				continue;
 			}
 			String source = built.getProperty(name + ".source", "sample-app");
-			found.put(name, boot(name, classpath, main, source, (launch) -> List.of(), Set.of()));
+			found.put(name, boot(name, classpath, main, source, (launch) -> List.of(), Set.of(), transportOf(name)));
 			if (name.equals("khamsin")) {
 				found.put("khamsin-fixed", boot("khamsin-fixed", classpath, main, source,
-						(launch) -> FIXED_RESPONSE_ARGS, FIXED_RESPONSE_SCENARIOS));
+						(launch) -> FIXED_RESPONSE_ARGS, FIXED_RESPONSE_SCENARIOS, null));
 				found.put("khamsin-no-metrics", boot("khamsin-no-metrics", classpath, main, source,
-						(launch) -> NO_METRICS_ARGS, FEATURE_COST_SCENARIOS));
+						(launch) -> NO_METRICS_ARGS, FEATURE_COST_SCENARIOS, null));
 				found.put("khamsin-access-log", boot("khamsin-access-log", classpath, main, source,
-						Targets::accessLogArgs, FEATURE_COST_SCENARIOS));
+						Targets::accessLogArgs, FEATURE_COST_SCENARIOS, null));
 			}
 		}
 		if (!found.containsKey("khamsin")) {
@@ -97,7 +104,7 @@ public final class Targets {
 				"minimal Netty 4.2 epoll server answering the routes directly"));
 		found.put("vertx", reference("vertx", benchmarkClasspath, "io.khamsin.benchmark.refserver.VertxServer",
 				"Vert.x 5 core HTTP server answering the routes directly"));
-		if (Files.isExecutable(NGINX)) {
+		if (nginxBinary() != null) {
 			found.put("nginx", new TargetSpec("nginx", false, Targets::nginx,
 					"Debian's nginx, worker_processes 1, return 200 and static files", "", Set.of()));
 		}
@@ -134,7 +141,7 @@ public final class Targets {
 			List<String> command = new ArrayList<>(base.command().apply(launch));
 			command.addAll(extra);
 			return command;
-		}, base.description() + ", with " + String.join(" ", extra), base.classpath(), base.scenarios());
+		}, base.description() + ", with " + String.join(" ", extra), base.classpath(), base.scenarios(), null);
 	}
 
 	/**
@@ -149,8 +156,16 @@ public final class Targets {
 				"--khamsin.access-log.destination=" + file);
 	}
 
+	/**
+	 * @return the transport a Spring Boot target must run on: reactor-netty-iouring exists to measure Reactor Netty
+	 * on io_uring, so a run on epoll would measure the other target under its name
+	 */
+	static String transportOf(String name) {
+		return name.equals("reactor-netty-iouring") ? TransportProbe.IO_URING : null;
+	}
+
 	private static TargetSpec boot(String name, String classpath, String main, String source,
-			Function<TargetSpec.Launch, List<String>> extraArgs, Set<String> scenarios) {
+			Function<TargetSpec.Launch, List<String>> extraArgs, Set<String> scenarios, String transport) {
 		return new TargetSpec(name, true, (launch) -> {
 			List<String> command = new ArrayList<>(List.of(javaBin()));
 			command.addAll(launch.jvmFlags());
@@ -162,7 +177,7 @@ public final class Targets {
 					"--khamsin.max-connections=20000"));
 			command.addAll(extraArgs.apply(launch));
 			return command;
-		}, "the sample app (" + source + ") on " + containerName(name), classpath, scenarios);
+		}, "the sample app (" + source + ") on " + containerName(name), classpath, scenarios, transport);
 	}
 
 	private static String containerName(String name) {
@@ -171,7 +186,9 @@ public final class Targets {
 			case "khamsin-fixed" -> "the khamsin starter, /plaintext as a fixed response (no WebFlux)";
 			case "khamsin-no-metrics" -> "the khamsin starter with khamsin.metrics.enabled=false";
 			case "khamsin-access-log" -> "the khamsin starter with the access log on (common format, to a file)";
-			case "reactor-netty" -> "Spring Boot's default container, Reactor Netty";
+			case "reactor-netty" -> "Spring Boot's default container, Reactor Netty (epoll, as Boot ships it)";
+			case "reactor-netty-iouring" -> "Spring Boot's default container, Reactor Netty, with "
+					+ "netty-transport-native-io_uring added (Reactor Netty then picks io_uring by itself)";
 			case "tomcat" -> "spring-boot-starter-tomcat (reactive)";
 			case "jetty" -> "spring-boot-starter-jetty (reactive)";
 			default -> name;
@@ -220,7 +237,7 @@ public final class Targets {
 					""".formatted(dir, launch.port(), json, launch.filesDir().toAbsolutePath());
 			Path file = dir.resolve("nginx.conf");
 			Files.writeString(file, conf);
-			return List.of(NGINX.toString(), "-p", dir.toString(), "-c", file.toString(), "-g", "daemon off;");
+			return List.of(nginxBinary().toString(), "-p", dir.toString(), "-c", file.toString(), "-g", "daemon off;");
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write the nginx configuration into " + dir, ex);

@@ -37,6 +37,26 @@ class TargetsTests {
 	}
 
 	@Test
+	void reactorNettyOnIoUringIsBootsDefaultContainerThatMustBeSeenOnIoUring() {
+		Properties built = new Properties();
+		for (String name : List.of("reactor-netty", "reactor-netty-iouring")) {
+			built.setProperty(name + ".classpath", name + ".jar");
+			built.setProperty(name + ".main", "io.khamsin.sample.SampleApplication");
+		}
+
+		Map<String, TargetSpec> targets = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>()));
+
+		assertThat(targets.get("reactor-netty-iouring").transport()).isEqualTo("io_uring");
+		assertThat(targets.get("reactor-netty-iouring").description()).contains("netty-transport-native-io_uring");
+		assertThat(targets.get("reactor-netty-iouring").command().apply(LAUNCH)).contains("reactor-netty-iouring.jar",
+				"--server.port=18080");
+		assertThat(targets.get("reactor-netty").transport()).isNull();
+		assertThat(targets.get("reactor-netty").description()).contains("epoll, as Boot ships it");
+		assertThat(List.copyOf(targets.keySet())).containsSubsequence("reactor-netty", "reactor-netty-iouring",
+				"netty-raw");
+	}
+
+	@Test
 	void withoutTheKhamsinBuildEachVariantSaysWhatItNeeds() {
 		Map<String, String> missing = new LinkedHashMap<>();
 
