@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 import io.netty.handler.ssl.SslContext;
 import org.slf4j.Logger;
@@ -30,11 +31,11 @@ public final class TlsContexts {
 
 	private final AtomicReference<Selection> selection = new AtomicReference<>();
 
-	private TlsContexts(TlsConfig config, ResolvedProvider provider) {
+	private TlsContexts(TlsConfig config, ResolvedProvider provider, LongSupplier clock) {
 		this.config = config;
 		this.provider = provider;
 		this.factory = new TlsContextFactory(config, provider);
-		this.ticketKeys = new TicketKeys(config.ticketKeyRotation(), System::nanoTime);
+		this.ticketKeys = new TicketKeys(config.ticketKeyRotation(), clock);
 		Map<String, SslContext> named = new HashMap<>();
 		config.serverNames().forEach((name, material) -> named.put(name, build(material)));
 		this.selection.set(new Selection(build(config.material()), named, config.material(), config.serverNames()));
@@ -48,6 +49,10 @@ public final class TlsContexts {
 	 * a suite no implementation knows, or material the implementation refuses
 	 */
 	public static TlsContexts build(TlsConfig config) {
+		return build(config, System::nanoTime);
+	}
+
+	static TlsContexts build(TlsConfig config, LongSupplier clock) {
 		if (config == null) {
 			throw new IllegalArgumentException("config must not be null");
 		}
@@ -55,7 +60,7 @@ public final class TlsContexts {
 		if (provider.fallbackReason() != null) {
 			logger.info("khamsin serves TLS on the {} ({})", provider.name(), provider.fallbackReason());
 		}
-		return new TlsContexts(config, provider);
+		return new TlsContexts(config, provider, clock);
 	}
 
 	private SslContext build(TlsMaterial material) {

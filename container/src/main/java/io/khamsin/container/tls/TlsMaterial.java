@@ -117,7 +117,8 @@ public record TlsMaterial(KeyManagerFactory keyManagers, TrustManagerFactory tru
 	public static TlsMaterial fromPem(Path certificateChain, Path privateKey) {
 		String description = "certificate " + certificateChain;
 		try {
-			return of(readKey(privateKey), readChain(certificateChain), description);
+			List<X509Certificate> chain = readChain(certificateChain);
+			return of(readKey(privateKey), chain, description);
 		}
 		catch (IOException | GeneralSecurityException ex) {
 			throw new IllegalStateException("The PEM files of " + description + " could not be read: " + ex.getMessage(),

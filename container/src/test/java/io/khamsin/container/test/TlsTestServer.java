@@ -75,6 +75,15 @@ public final class TlsTestServer implements AutoCloseable {
 		return new TlsTestServer(new TlsHandlers(TlsContexts.build(config), TlsFigures.create()));
 	}
 
+	/**
+	 * Start a server on contexts already built.
+	 * @param contexts the contexts
+	 * @return the started server
+	 */
+	public static TlsTestServer start(TlsContexts contexts) {
+		return new TlsTestServer(new TlsHandlers(contexts, TlsFigures.create()));
+	}
+
 	/** @return the port on loopback */
 	public int port() {
 		return ((InetSocketAddress) this.listener.localAddress()).getPort();
