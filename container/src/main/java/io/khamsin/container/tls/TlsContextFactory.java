@@ -1,15 +1,18 @@
 package io.khamsin.container.tls;
 
 import java.util.List;
+import java.util.TreeSet;
 
 import javax.net.ssl.SSLException;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolConfig.Protocol;
 import io.netty.handler.ssl.ApplicationProtocolConfig.SelectedListenerFailureBehavior;
 import io.netty.handler.ssl.ApplicationProtocolConfig.SelectorFailureBehavior;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.IdentityCipherSuiteFilter;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
@@ -38,6 +41,9 @@ final class TlsContextFactory {
 		List<String> protocols = material.protocols().isEmpty() ? this.config.protocols() : material.protocols();
 		boolean defaultCiphers = material.ciphers().isEmpty() && this.config.ciphers() == TlsConfig.DEFAULT_CIPHERS;
 		List<String> ciphers = material.ciphers().isEmpty() ? this.config.ciphers() : material.ciphers();
+		if (!defaultCiphers && this.provider.openSsl()) {
+			requireKnownToOpenSsl(ciphers, material);
+		}
 		SslContextBuilder builder = SslContextBuilder.forServer(material.keyManagers())
 			.sslProvider(this.provider.provider())
 			.protocols(protocols)
@@ -54,11 +60,27 @@ final class TlsContextFactory {
 			builder.trustManager(material.trustManagers());
 		}
 		try {
-			return builder.build();
+			SslContext context = builder.build();
+			if (!this.provider.openSsl()) {
+				// The JDK applies suites and protocols to each new engine: make one now, so a bad name fails the start.
+				context.newEngine(ByteBufAllocator.DEFAULT).closeOutbound();
+			}
+			return context;
 		}
 		catch (SSLException | IllegalArgumentException ex) {
 			throw new IllegalStateException("khamsin could not build the TLS context of " + material.description() + " on "
 					+ this.provider.name() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/** BoringSSL drops a suite it does not know without a word; the JDK refuses it, and so do we. */
+	private void requireKnownToOpenSsl(List<String> ciphers, TlsMaterial material) {
+		for (String cipher : ciphers) {
+			if (!OpenSsl.isCipherSuiteAvailable(cipher)) {
+				throw new IllegalStateException("khamsin could not build the TLS context of " + material.description()
+						+ " on " + this.provider.name() + ": it does not offer the cipher suite " + cipher
+						+ "; it offers " + String.join(", ", new TreeSet<>(OpenSsl.availableJavaCipherSuites())));
+			}
 		}
 	}
 

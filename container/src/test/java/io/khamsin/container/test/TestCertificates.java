@@ -194,7 +194,7 @@ public final class TestCertificates {
 			.getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(key)));
 	}
 
-	static void writePem(Path file, List<?> objects) {
+	public static void writePem(Path file, List<?> objects) {
 		try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.US_ASCII);
 				JcaPEMWriter pem = new JcaPEMWriter(writer)) {
 			for (Object object : objects) {
