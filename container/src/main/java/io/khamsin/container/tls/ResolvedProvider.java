@@ -17,10 +17,18 @@ record ResolvedProvider(SslProvider provider, String name, String fallbackReason
 	}
 
 	static ResolvedProvider resolve(TlsProvider requested) {
+		return resolve(requested, (requested != TlsProvider.JDK) ? openSslUnavailable() : null);
+	}
+
+	/**
+	 * The provider for a request, knowing whether BoringSSL loaded.
+	 * @param requested the requested provider
+	 * @param unavailable why BoringSSL is not available, or {@code null} when it is
+	 */
+	static ResolvedProvider resolve(TlsProvider requested, String unavailable) {
 		if (requested == TlsProvider.JDK) {
 			return jdk(null);
 		}
-		String unavailable = openSslUnavailable();
 		if (unavailable == null) {
 			return new ResolvedProvider(SslProvider.OPENSSL, OpenSsl.versionString(), null);
 		}
