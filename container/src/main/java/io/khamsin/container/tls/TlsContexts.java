@@ -4,7 +4,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 import io.netty.handler.ssl.SslContext;
@@ -16,6 +18,14 @@ import org.slf4j.LoggerFactory;
  * (the default and one per SNI host name), on the implementation chosen once here (BoringSSL when it loads, else
  * the JDK), with the session ticket keys they share. {@link #update} rebuilds one identity's context and swaps it
  * in atomically: connections that arrive afterwards get it, open ones keep the one they started with.
+ *
+ * <p>From a plain {@code main}, with a development certificate:
+ *
+ * <pre class="code">
+ * TlsContexts contexts = TlsContexts.build(TlsConfig.builder(DevelopmentCertificate.create().material()).build());
+ * TlsHandlers tls = new TlsHandlers(contexts, TlsFigures.create());
+ * // in the ChannelInitializer: channel.pipeline().addLast(TlsHandlers.DETECTOR, tls.newHandler(channel));
+ * </pre>
  */
 public final class TlsContexts {
 
@@ -30,6 +40,8 @@ public final class TlsContexts {
 	private final TicketKeys ticketKeys;
 
 	private final AtomicReference<Selection> selection = new AtomicReference<>();
+
+	private final List<BiConsumer<String, TlsMaterial>> updateListeners = new CopyOnWriteArrayList<>();
 
 	private TlsContexts(TlsConfig config, ResolvedProvider provider, LongSupplier clock) {
 		this.config = config;
@@ -97,6 +109,21 @@ public final class TlsContexts {
 		this.ticketKeys.applyTo(context);
 		logger.info("khamsin now serves {} for {}", material.description(),
 				(name != null) ? "server name " + name : "the default host");
+		for (BiConsumer<String, TlsMaterial> listener : this.updateListeners) {
+			listener.accept(name, material);
+		}
+	}
+
+	/**
+	 * Hear of every material swapped in by {@link #update}, after the swap: another listener that serves the same
+	 * identities (QUIC, a kernel TLS engine) rebuilds its own context from it.
+	 * @param listener called with the host name ({@code null} for the default identity) and the new material
+	 */
+	public void addUpdateListener(BiConsumer<String, TlsMaterial> listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("listener must not be null");
+		}
+		this.updateListeners.add(listener);
 	}
 
 	/**

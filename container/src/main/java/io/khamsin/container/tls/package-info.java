@@ -7,10 +7,11 @@
  *
  * <p>The currency of key material is the JDK's: a {@link javax.net.ssl.KeyManagerFactory} for the server's key and
  * chain and a {@link javax.net.ssl.TrustManagerFactory} for client certificates ({@link
- * io.khamsin.container.tls.TlsMaterial}), so other TLS stacks take the same material unchanged. QUIC: netty-codec-
- * native-quic's {@code QuicSslContextBuilder.forServer(material.keyManagers(), null)} with
- * {@code .trustManager(material.trustManagers())} and ALPN {@code h3}, built per identity next to these contexts and
- * selected by SNI with the same {@code TlsContexts#select} rule. Kernel TLS: a stack that exposes the traffic
+ * io.khamsin.container.tls.TlsMaterial}), so other TLS stacks take the same material unchanged. QUIC: for each
+ * identity of {@code TlsContexts#materials()}, netty-codec-native-quic's
+ * {@code QuicSslContextBuilder.forServer(material.keyManagers(), null).trustManager(material.trustManagers())}
+ * with ALPN {@code h3}, joined by {@code QuicSslContextBuilder.buildForServerWithSni} under the same host-name rule
+ * as {@code TlsContexts#select}, and rebuilt from {@code TlsContexts#addUpdateListener} on reload. Kernel TLS: a stack that exposes the traffic
  * secrets, such as Bouncy Castle's JSSE ({@code SSLContext.getInstance("TLSv1.3", new BouncyCastleJsseProvider())}
  * initialised with {@code material.keyManagers().getKeyManagers()} and the trust managers), becomes a third
  * provider in {@code ResolvedProvider}; Netty wraps its engine with {@code SslContextBuilder.sslContextProvider}, and

@@ -188,7 +188,11 @@ class TlsIdentityTests {
 	void aNewServerNameIsServedAfterAnUpdate(TlsProvider provider) throws Exception {
 		try (TlsTestServer server = TlsTestServer.start(config(provider).build())) {
 			assertThat(subject(server, "late.test", "TLSv1.3")).isEqualTo("CN=localhost");
-			server.contexts().update("late.test", certificates.server("late.test").material("late"));
+			java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+			server.contexts().addUpdateListener((name, material) -> heard.add(name + " " + material.description()));
+			server.contexts().update("Late.Test", certificates.server("late.test").material("late"));
+			assertThat(heard).containsExactly("late.test late");
+			assertThat(server.contexts().materials()).containsKeys(null, "late.test");
 			assertThat(subject(server, "late.test", "TLSv1.3")).isEqualTo("CN=late.test");
 			assertThat(subject(server, null, "TLSv1.3")).isEqualTo("CN=localhost");
 		}
