@@ -23,7 +23,8 @@ import reactor.core.CoreSubscriber;
 /**
  * One request and its response, from the decoded request head to the last byte of the answer, carried by an
  * {@link ExchangeChannel}. Subscribes the Spring {@link HttpHandler}; an error before the response head is
- * written becomes a 500, an error after it aborts the connection, and the server goes on serving.
+ * written becomes a 500, an error after it aborts the connection, and the server goes on serving. Whatever of
+ * the request body the handler did not take is released when the exchange ends, whichever way it ends.
  */
 public final class HttpExchange implements CoreSubscriber<Void> {
 
@@ -160,8 +161,9 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	}
 
 	/**
-	 * Abandon the exchange: the handler is cancelled, its body fails with the cause, and nothing more it
-	 * writes reaches the connection.
+	 * Abandon the exchange: the handler is cancelled, its body fails with the cause (and what of it was not
+	 * handed to the handler is released, even when it had fully arrived), and nothing more it writes reaches the
+	 * connection.
 	 * @param cause why
 	 */
 	public void cancel(Throwable cause) {
@@ -170,6 +172,7 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 		}
 		this.finished = true;
 		this.body.onError(cause);
+		this.body.discard();
 		this.response.abort();
 		Subscription subscription = this.handlerSubscription;
 		if (subscription != null) {
@@ -212,6 +215,8 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 			return;
 		}
 		this.finished = true;
+		// Whatever of the body the handler did not take is released now, read or not, arrived or not.
+		this.body.discard();
 		ChannelFuture lastWrite = this.response.finish();
 		this.channel.exchangeComplete(lastWrite);
 	}
@@ -221,6 +226,7 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 			return;
 		}
 		this.finished = true;
+		this.body.discard();
 		if (!this.response.isHeadWritten()) {
 			logger.warn("{} {} failed before its response was committed; answering 500", this.request.getMethod(),
 					this.request.getURI().getRawPath(), error);
