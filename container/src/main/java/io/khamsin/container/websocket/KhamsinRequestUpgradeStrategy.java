@@ -104,7 +104,8 @@ public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrate
 			return handler.handle(session)
 				.then(Mono.defer(session::close))
 				.onErrorResume((error) -> session.close(CloseStatus.SERVER_ERROR))
-				.then(session.closed());
+				.then(session.closed())
+				.doFinally((signal) -> session.release());
 		}));
 	}
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -26,15 +27,19 @@ import org.springframework.web.reactive.socket.WebSocketMessage;
 import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
 import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAdapter;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import reactor.core.publisher.Flux;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.test.LeakDetectionExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * WebSocket through WebFlux on khamsin with the JDK's client: echo of text and binary messages, ping answered
- * by pong, the close code seen by both sides, and a message over the limit closed with 1009.
+ * by pong, the close code seen by both sides, a message over the limit closed with 1009, and the messages of a
+ * handler that never reads them released however its session ends.
  */
 @Timeout(30)
 class WebSocketTests {
@@ -95,9 +100,46 @@ class WebSocketTests {
 		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(1009);
 	}
 
+	@Test
+	void framesAHandlerThatOnlySendsNeverReadAreReleasedWhenItEndsTheSession() throws Exception {
+		int mark = LeakDetectionExtension.mark();
+		Listener listener = new Listener();
+		WebSocket socket = this.client.newWebSocketBuilder()
+			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + "/ws/three"), listener)
+			.get(5, TimeUnit.SECONDS);
+		for (int i = 0; i < 5; i++) {
+			socket.sendText("unread " + i, true).get(5, TimeUnit.SECONDS);
+		}
+		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("text:tick-0");
+		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(1000);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.server.connections().open() == 0);
+		assertThat(LeakDetectionExtension.reportsSince(mark)).isEmpty();
+	}
+
+	@Test
+	void framesAHandlerThatOnlySendsNeverReadAreReleasedAndItsSendingEndsWhenTheConnectionIsLost()
+			throws Exception {
+		int mark = LeakDetectionExtension.mark();
+		Listener listener = new Listener();
+		WebSocket socket = this.client.newWebSocketBuilder()
+			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + "/ws/ticks"), listener)
+			.get(5, TimeUnit.SECONDS);
+		for (int i = 0; i < 5; i++) {
+			socket.sendText("unread " + i, true).get(5, TimeUnit.SECONDS);
+		}
+		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).startsWith("text:tick-");
+		socket.abort();
+		assertThat(this.context.getBean(WebSocketConfig.class).ticksEnded.await(10, TimeUnit.SECONDS))
+			.as("the ticking handler ended with its session").isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.server.connections().open() == 0);
+		assertThat(LeakDetectionExtension.reportsSince(mark)).isEmpty();
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableWebFlux
 	static class WebSocketConfig {
+
+		final CountDownLatch ticksEnded = new CountDownLatch(1);
 
 		@Bean
 		HandlerMapping webSocketMapping() {
@@ -109,7 +151,13 @@ class WebSocketTests {
 				});
 			}));
 			WebSocketHandler bye = (session) -> session.send(reactor.core.publisher.Mono.just(session.textMessage("bye")));
-			return new SimpleUrlHandlerMapping(Map.of("/ws/echo", echo, "/ws/bye", bye), -1);
+			WebSocketHandler three = (session) -> session
+				.send(Flux.interval(Duration.ofMillis(100)).take(3).map((i) -> session.textMessage("tick-" + i)));
+			WebSocketHandler ticks = (session) -> session
+				.send(Flux.interval(Duration.ofMillis(20)).map((i) -> session.textMessage("tick-" + i)))
+				.doFinally((signal) -> this.ticksEnded.countDown());
+			return new SimpleUrlHandlerMapping(Map.of("/ws/echo", echo, "/ws/bye", bye, "/ws/three", three,
+					"/ws/ticks", ticks), -1);
 		}
 
 		@Bean
