@@ -149,7 +149,9 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 * @return completes once the head was handed to the channel, on its event loop
 	 */
 	public Mono<Void> writeHeadOnly() {
-		return doCommit(() -> onEventLoop(() -> writeFull(null)));
+		// Deferred: Spring takes every commit action from its supplier before it runs the first of them, and the
+		// head must wait for the one that applies the cookies and for the beforeCommit actions before it.
+		return doCommit(() -> Mono.defer(() -> onEventLoop(() -> writeFull(null))));
 	}
 
 	private Mono<Void> onEventLoop(Runnable action) {
