@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -50,7 +51,8 @@ final class FixedResponses {
 		}
 		Map<String, Entry> byPath = new HashMap<>();
 		for (FixedResponse fixed : fixedResponses) {
-			byPath.put(fixed.path(), new Entry(head(fixed, serverHeader), fixed.body(), fixed.status()));
+			byPath.put(fixed.path(), new Entry(head(fixed, serverHeader), fixed.body(), fixed.status(),
+					(fixed.status() != 204 && fixed.status() != 304) ? Integer.toString(fixed.body().length) : null));
 		}
 		return new FixedResponses(byPath);
 	}
@@ -106,15 +108,23 @@ final class FixedResponses {
 
 		private final int status;
 
-		Entry(byte[] head, byte[] body, int status) {
+		private final String contentLength;
+
+		Entry(byte[] head, byte[] body, int status, String contentLength) {
 			this.head = head;
 			this.body = body;
 			this.status = status;
+			this.contentLength = contentLength;
 		}
 
 		/** @return the status, for the figures */
 		int status() {
 			return this.status;
+		}
+
+		/** @return the {@code Content-Length} header's value, or {@code null} for a status without a body */
+		String contentLength() {
+			return this.contentLength;
 		}
 
 		/**
@@ -123,12 +133,12 @@ final class FixedResponses {
 		 * @param head whether to leave the body out ({@code HEAD})
 		 * @param close whether the connection closes after it ({@code Connection: close})
 		 * @param http10KeepAlive whether an HTTP/1.0 client is told the connection stays open
-		 * @return the future of the write, a void one unless the connection closes
+		 * @param promise the promise of the write, a void one when nothing listens for its end
+		 * @return the future of the write
 		 */
-		ChannelFuture write(ChannelHandlerContext encoderCtx, boolean head, boolean close, boolean http10KeepAlive) {
-			ByteBuf response = encode(encoderCtx.alloc(), head, close, http10KeepAlive);
-			// Only a closing connection listens for the end of the write: the others need no promise.
-			return close ? encoderCtx.write(response) : encoderCtx.write(response, encoderCtx.voidPromise());
+		ChannelFuture write(ChannelHandlerContext encoderCtx, boolean head, boolean close, boolean http10KeepAlive,
+				ChannelPromise promise) {
+			return encoderCtx.write(encode(encoderCtx.alloc(), head, close, http10KeepAlive), promise);
 		}
 
 		/**

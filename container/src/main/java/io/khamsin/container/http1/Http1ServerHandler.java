@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -230,11 +231,13 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	private void onRequest(HttpRequest request) {
 		this.figures.requestStarted();
 		if (request.decoderResult().isFailure()) {
-			sendErrorAndClose(ServerResponses.refuseMalformed(request.decoderResult().cause(), this.context.guards()));
+			// The decoder's stand-in for a head it could not read names no request of the client's.
+			sendErrorAndClose(ServerResponses.refuseMalformed(request.decoderResult().cause(), this.context.guards()),
+					null, true);
 			return;
 		}
 		if (request.protocolVersion().majorVersion() != 1) {
-			sendErrorAndClose(ServerResponses.refuseVersion(request, this.context.guards()));
+			sendErrorAndClose(ServerResponses.refuseVersion(request, this.context.guards()), request, true);
 			return;
 		}
 		this.sequence++;
@@ -246,12 +249,13 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		this.requestEnded = false;
 		this.continueExpected = false;
 		if (ServerResponses.isUnsupportedExpectation(request)) {
-			sendErrorAndClose(ServerResponses.refuseExpectation(request, this.context.guards()));
+			sendErrorAndClose(ServerResponses.refuseExpectation(request, this.context.guards()), request, true);
 			return;
 		}
 		long maxBody = this.config.maxRequestBodySize();
 		if (maxBody >= 0 && this.contentLength > maxBody) {
-			sendErrorAndClose(ServerResponses.refuseAnnouncedBody(this.contentLength, maxBody, this.context.guards()));
+			sendErrorAndClose(ServerResponses.refuseAnnouncedBody(this.contentLength, maxBody, this.context.guards()),
+					request, true);
 			return;
 		}
 		FixedResponses.Entry fixed = this.fixedResponses.lookup(request, this.contentLength > 0 || this.chunked);
@@ -269,7 +273,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 					this.sequence);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
-			sendErrorAndClose(ServerResponses.refuseTarget(request, ex, this.context.guards()));
+			sendErrorAndClose(ServerResponses.refuseTarget(request, ex, this.context.guards()), request, true);
 			return;
 		}
 		this.continueExpected = HttpUtil.is100ContinueExpected(request);
@@ -505,12 +509,13 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		// RFC 9112, section 3.2.4: the asterisk form is only for a server-wide OPTIONS.
 		if (!HttpMethod.OPTIONS.equals(request.method())) {
 			this.context.guards().increment(Guard.BAD_REQUEST);
-			sendErrorAndClose(HttpResponseStatus.BAD_REQUEST);
+			sendErrorAndClose(HttpResponseStatus.BAD_REQUEST, request, true);
 			return;
 		}
 		FullHttpResponse response = ServerResponses.serverOptions();
 		prepareHead(response, false);
 		ChannelFuture write = write(response, true);
+		this.figures.logResponse(write, request, HttpResponseStatus.OK.code(), "0", true);
 		this.discarding = true;
 		exchangeComplete(write);
 	}
@@ -519,11 +524,17 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		boolean close = this.closing || !this.keepAlive || this.draining;
 		this.closing = close;
 		this.codec.responseWrittenDirectly();
+		// Only a write that is listened to needs a promise: one that closes, or one that is logged.
+		boolean logged = this.figures.logsAccess();
+		ChannelPromise promise = (close || logged) ? this.encoderCtx.newPromise() : this.encoderCtx.voidPromise();
 		ChannelFuture write = fixed.write(this.encoderCtx, request.method() == HttpMethod.HEAD, close,
-				this.http10 && !close);
+				this.http10 && !close, promise);
 		flush();
 		this.discarding = true;
 		this.figures.requestCompleted(write, fixed.status(), Route.FIXED, RequestPath.FAST);
+		if (logged) {
+			this.figures.logResponse(write, request, fixed.status(), fixed.contentLength(), true);
+		}
 		exchangeComplete(write);
 	}
 
@@ -535,16 +546,25 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			this.ctx.close();
 		}
 		else {
-			sendErrorAndClose(status);
+			sendErrorAndClose(status, exchange.head(), true);
 		}
 	}
 
-	private void sendErrorAndClose(HttpResponseStatus status) {
+	/**
+	 * Refuse a request with an error response, logged, and close the connection once it is out.
+	 * @param request the request head, or {@code null} when none could be read
+	 * @param served whether the request was served before it was refused, rather than cut short in its head
+	 */
+	private void sendErrorAndClose(HttpResponseStatus status, HttpRequest request, boolean served) {
 		this.closing = true;
+		// Nothing more is read: what the decoder still makes of the bytes (or of the close, for a head cut short)
+		// would be refused a second time on the same connection.
+		this.closed = true;
 		disarm();
 		releasePending();
-		this.ctx.writeAndFlush(ServerResponses.error(status, this.config.serverHeader()))
-			.addListener(ChannelFutureListener.CLOSE);
+		ChannelFuture write = this.ctx.writeAndFlush(ServerResponses.error(status, this.config.serverHeader()));
+		write.addListener(ChannelFutureListener.CLOSE);
+		this.figures.logResponse(write, request, status.code(), "0", served);
 	}
 
 	private NettyDataBufferFactory bufferFactory() {
@@ -559,7 +579,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 
 	@Override
 	void headTimedOut() {
-		sendErrorAndClose(HttpResponseStatus.REQUEST_TIMEOUT);
+		sendErrorAndClose(HttpResponseStatus.REQUEST_TIMEOUT, null, false);
 	}
 
 	@Override

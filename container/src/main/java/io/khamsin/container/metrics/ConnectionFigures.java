@@ -2,6 +2,7 @@ package io.khamsin.container.metrics;
 
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.HttpRequest;
 
 import io.khamsin.container.accesslog.AccessLog;
 import io.khamsin.container.bridge.HttpExchange;
@@ -150,6 +151,30 @@ public final class ConnectionFigures implements ChannelFutureListener {
 			this.accessLog.log(lastWrite, exchange.head(), lastWrite.channel().remoteAddress(), status,
 					exchange.responseContentLength(), this.currentStart);
 		}
+	}
+
+	/**
+	 * Write the access log line of a response the protocol gave itself without an exchange (a fixed response, a
+	 * refusal, the answer to {@code OPTIONS *}), once its write completes; nothing when the log is off.
+	 * @param write the future of the response's write (not a void one)
+	 * @param request the request head, or {@code null} when none could be read (a head that timed out, was too
+	 * large or did not parse)
+	 * @param status the status
+	 * @param contentLength the response's {@code Content-Length}, or {@code null}
+	 * @param served whether the request was served ({@link #requestStarted()}), so that its clock started then,
+	 * rather than cut short while its head arrived
+	 */
+	public void logResponse(ChannelFuture write, HttpRequest request, int status, String contentLength,
+			boolean served) {
+		if (this.accessLog != null && !this.closed) {
+			this.accessLog.log(write, request, write.channel().remoteAddress(), status, contentLength,
+					served ? this.currentStart : this.headStart);
+		}
+	}
+
+	/** @return whether the access log is written, so that responses need a write future to log */
+	public boolean logsAccess() {
+		return this.accessLog != null;
 	}
 
 	/**
