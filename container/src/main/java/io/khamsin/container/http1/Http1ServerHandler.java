@@ -524,9 +524,10 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		boolean close = this.closing || !this.keepAlive || this.draining;
 		this.closing = close;
 		this.codec.responseWrittenDirectly();
-		// Only a write that is listened to needs a promise: one that closes, or one that is logged.
+		// Only a write that is listened to needs a promise: one that closes, or one that is timed or logged.
 		boolean logged = this.figures.logsAccess();
-		ChannelPromise promise = (close || logged) ? this.encoderCtx.newPromise() : this.encoderCtx.voidPromise();
+		ChannelPromise promise = (close || this.figures.timed()) ? this.encoderCtx.newPromise()
+				: this.encoderCtx.voidPromise();
 		ChannelFuture write = fixed.write(this.encoderCtx, request.method() == HttpMethod.HEAD, close,
 				this.http10 && !close, promise);
 		flush();

@@ -172,15 +172,24 @@ public final class ConnectionFigures implements ChannelFutureListener {
 		}
 	}
 
-	/** @return whether the access log is written, so that responses need a write future to log */
+	/** @return whether the access log is written */
 	public boolean logsAccess() {
 		return this.accessLog != null;
 	}
 
 	/**
+	 * Whether requests are timed or logged: then the last write of a response needs a future (not a void
+	 * promise) to tell when its bytes have left.
+	 * @return {@code true} if they are
+	 */
+	public boolean timed() {
+		return this.timed;
+	}
+
+	/**
 	 * The request being served has written its whole response; its latency is recorded when that last write
-	 * completes, and not at all if the write fails. A write without a promise (a void promise) is recorded at
-	 * once: it is in the connection's outbound buffer, and the flush that follows is not timed.
+	 * completes (its last byte was handed to the kernel), and not at all if the write fails or has no promise to
+	 * tell (a void promise: see {@link #timed()}).
 	 * @param lastWrite the future of the response's last write
 	 * @param status the response status
 	 * @param route the route, or WebFlux's best matching pattern (a {@code PathPattern} or a string), or
@@ -201,7 +210,6 @@ public final class ConnectionFigures implements ChannelFutureListener {
 		}
 		int key = LatencyKey.index(this.protocol, status, this.routes.resolve(route), path);
 		if (lastWrite.isVoid()) {
-			this.reactor.recordLatency(key, System.nanoTime() - this.currentStart);
 			requestEnded();
 			return;
 		}
