@@ -29,12 +29,15 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
+import io.khamsin.container.egress.EgressMode;
+import io.khamsin.container.egress.EgressModes;
 import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1ChannelInitializer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.transport.ListenerInfo;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.TransportResolver;
 
@@ -232,7 +235,10 @@ public final class KhamsinServer {
 			}
 			throw ex;
 		}
-		this.running = new Running(group, listeners, transport, listener, accessLog);
+		InetSocketAddress bound = (InetSocketAddress) listeners.get(0).localAddress();
+		ListenerInfo info = new ListenerInfo(bound, listeners.size(), List.of(Http1ChannelInitializer.PROTOCOL),
+				ListenerInfo.NO_TLS);
+		this.running = new Running(group, listeners, List.of(info), transport, listener, accessLog);
 		logger.info("khamsin started on {} in {} ms", describe(), (System.nanoTime() - startedAt) / 1_000_000);
 	}
 
@@ -373,8 +379,40 @@ public final class KhamsinServer {
 			return "not started";
 		}
 		int reactors = this.config.reactors();
-		return "port " + port() + " (http/1.1) with " + reactors + ((reactors == 1) ? " reactor (" : " reactors (")
-				+ running.transport().name() + ", " + running.listener().displayName() + ")";
+		return "port " + port() + " (" + String.join(", ", protocols(running.listenerInfos())) + ") with " + reactors
+				+ ((reactors == 1) ? " reactor (" : " reactors (") + running.transport().name() + ", "
+				+ running.listener().displayName() + ")";
+	}
+
+	/**
+	 * The listeners of the running server: where each listens and on how many sockets, the protocols it offers and
+	 * its TLS.
+	 * @return the listeners, none when not started
+	 */
+	public synchronized List<ListenerInfo> listeners() {
+		return (this.running != null) ? this.running.listenerInfos() : List.of();
+	}
+
+	/**
+	 * The protocols the running server offers on any of its listeners, by their ALPN names.
+	 * @return the protocols, none when not started
+	 */
+	public synchronized List<String> protocols() {
+		return protocols(listeners());
+	}
+
+	private static List<String> protocols(List<ListenerInfo> listeners) {
+		return listeners.stream().flatMap((listener) -> listener.protocols().stream()).distinct().toList();
+	}
+
+	/**
+	 * The ways response bodies can leave the running server, from what its listeners serve and what the kernel
+	 * offers, with the reason when one is not available.
+	 * @return the egress modes, none when not started
+	 */
+	public synchronized List<EgressMode> egressModes() {
+		Running running = this.running;
+		return (running != null) ? EgressModes.of(running.transport(), running.listenerInfos()) : List.of();
 	}
 
 	/** @return the configuration */
@@ -410,8 +448,8 @@ public final class KhamsinServer {
 	private record Prepared(ResolvedTransport transport, EventLoopGroup group) {
 	}
 
-	private record Running(EventLoopGroup group, List<Channel> listeners, ResolvedTransport transport,
-			ListenerMode listener, AccessLog accessLog) {
+	private record Running(EventLoopGroup group, List<Channel> listeners, List<ListenerInfo> listenerInfos,
+			ResolvedTransport transport, ListenerMode listener, AccessLog accessLog) {
 	}
 
 }

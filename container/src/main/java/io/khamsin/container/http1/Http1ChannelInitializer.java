@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.util.concurrent.EventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,9 @@ public final class Http1ChannelInitializer extends ChannelInitializer<Channel> {
 
 	/** The name of the request decoder and response encoder in the pipeline. */
 	public static final String CODEC = "http1-codec";
+
+	/** The protocol a connection it initializes speaks, by its ALPN name. */
+	public static final String PROTOCOL = ApplicationProtocolNames.HTTP_1_1;
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ChannelInitializer.class);
 
