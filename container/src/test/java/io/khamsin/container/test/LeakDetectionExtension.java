@@ -25,7 +25,7 @@ public final class LeakDetectionExtension implements BeforeAllCallback, AfterAll
 	private static final List<String> leaks = new ArrayList<>();
 
 	// Where a report that arrives now is said to come from: the class running, or the gap after one.
-	private static String running = "the start of the run";
+	private static String running = "before the first test class";
 
 	static {
 		ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
@@ -38,7 +38,7 @@ public final class LeakDetectionExtension implements BeforeAllCallback, AfterAll
 			.getStore(ExtensionContext.Namespace.create(LeakDetectionExtension.class))
 			.getOrComputeIfAbsent(EndOfRun.class, (key) -> new EndOfRun(), EndOfRun.class);
 		synchronized (leaks) {
-			running = context.getDisplayName();
+			running = "while " + context.getDisplayName() + " ran";
 		}
 	}
 
@@ -101,7 +101,7 @@ public final class LeakDetectionExtension implements BeforeAllCallback, AfterAll
 
 	static void record(String resourceType, String records) {
 		synchronized (leaks) {
-			leaks.add(resourceType + " leaked, reported during " + running
+			leaks.add(resourceType + " leaked, reported " + running
 					+ ((records != null) ? ": " + records : ""));
 		}
 	}
@@ -109,7 +109,7 @@ public final class LeakDetectionExtension implements BeforeAllCallback, AfterAll
 	/**
 	 * Fails the run with the leaks reported after its last class ended, when JUnit closes the root context.
 	 */
-	private static final class EndOfRun implements ExtensionContext.Store.CloseableResource {
+	private static final class EndOfRun implements AutoCloseable {
 
 		@Override
 		public void close() {
