@@ -2,6 +2,7 @@ package io.khamsin.benchmark.micro.http1;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBuf;
@@ -40,6 +41,9 @@ public abstract class EmbeddedChannelBenchmark {
 
 	EmbeddedChannel channel;
 
+	/** Sees each message the benchmark consumes, before it is released: a test's view of what was measured. */
+	Consumer<Object> observer;
+
 	/** @return {@code bytes} in a buffer that a benchmark can hand out as duplicates forever */
 	static ByteBuf unreleasable(byte[] bytes) {
 		return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(bytes));
@@ -60,9 +64,12 @@ public abstract class EmbeddedChannelBenchmark {
 		consume(this.channel::readInbound, blackhole);
 	}
 
-	private static void consume(Supplier<Object> messages, Blackhole blackhole) {
+	private void consume(Supplier<Object> messages, Blackhole blackhole) {
 		Object message;
 		while ((message = messages.get()) != null) {
+			if (this.observer != null) {
+				this.observer.accept(message);
+			}
 			blackhole.consume(message);
 			ReferenceCountUtil.release(message);
 		}
