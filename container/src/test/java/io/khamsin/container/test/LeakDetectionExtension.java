@@ -1,5 +1,8 @@
 package io.khamsin.container.test;
 
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -88,14 +91,25 @@ public final class LeakDetectionExtension implements BeforeAllCallback, AfterAll
 	}
 
 	private static void provokeReports() {
-		// A leak is reported when a new buffer is tracked after the leaked one was collected.
+		// A leak is reported when a new buffer is tracked after the leaked one was collected and its reference
+		// enqueued, which the JVM's reference handler does after the collection, on a thread of its own: wait for a
+		// reference of our own collected with it to be enqueued before tracking a buffer.
 		for (int i = 0; i < 3; i++) {
+			ReferenceQueue<Object> collected = new ReferenceQueue<>();
+			WeakReference<Object> sentinel = new WeakReference<>(new Object(), collected);
 			System.gc();
-			System.runFinalization();
+			try {
+				collected.remove(1000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
 			ByteBuf probe = PooledByteBufAllocator.DEFAULT.buffer(1);
 			probe.release();
 			ByteBuf heapProbe = PooledByteBufAllocator.DEFAULT.heapBuffer(1);
 			heapProbe.release();
+			Reference.reachabilityFence(sentinel);
 		}
 	}
 
