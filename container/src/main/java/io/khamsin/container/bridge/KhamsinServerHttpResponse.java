@@ -132,7 +132,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	@Override
 	public Mono<Void> writeWith(Path file, long position, long count) {
 		return doCommit(() -> Mono.defer(() -> {
-			if (this.channel.fileRegionSupported()) {
+			if (this.channel.connection().zeroCopyFiles()) {
 				return onEventLoop(() -> writeFileRegion(file, position, count));
 			}
 			Flux<DataBuffer> chunks = DataBufferUtils.readAsynchronousFileChannel(

@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,6 +20,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
+
+import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.http1.Http1Initializer;
+import io.khamsin.container.transport.ConnectionInitializer;
+import io.khamsin.container.transport.ProtocolSelector;
 
 /**
  * The fixture every HTTP/1.1 microbenchmark shares: one {@code EmbeddedChannel} per thread, the status request and
@@ -52,6 +59,17 @@ public abstract class EmbeddedChannelBenchmark {
 	/** @return {@code text} (US-ASCII) in a buffer that a benchmark can hand out as duplicates forever */
 	static ByteBuf unreleasable(String text) {
 		return unreleasable(text.getBytes(StandardCharsets.US_ASCII));
+	}
+
+	/**
+	 * The engine's pipeline for a connection, as a server sets it up: admission and figures, then HTTP/1.1 and the
+	 * exchange stage.
+	 * @param context what the server's connections share
+	 * @return the handler to build an embedded channel with
+	 */
+	static ChannelHandler engine(ServerContext context) {
+		ProtocolSelector http1 = ProtocolSelector.cleartext(new Http1Initializer(context, new ExchangeDispatcher(context)));
+		return new ConnectionInitializer(context, http1);
 	}
 
 	/** Consume and release every message the channel wrote. */

@@ -15,7 +15,6 @@ import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
-import io.khamsin.container.http1.Http1ChannelInitializer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
 
@@ -44,7 +43,7 @@ public class Http1ExchangeBenchmark extends EmbeddedChannelBenchmark {
 		KhamsinMetrics figures = KhamsinMetrics.create(MetricsConfig.builder().enabled("on".equals(this.metrics)).build());
 		ServerContext context = new ServerContext(config, handler, new ConnectionRegistry(config.maxConnections()),
 				new GuardCounters(), figures, null);
-		this.channel = new EmbeddedChannel(new Http1ChannelInitializer(context));
+		this.channel = new EmbeddedChannel(engine(context));
 		this.request = unreleasable(PLAINTEXT_REQUEST);
 	}
 

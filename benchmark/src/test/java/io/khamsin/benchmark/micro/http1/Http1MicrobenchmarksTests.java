@@ -55,6 +55,29 @@ class Http1MicrobenchmarksTests {
 	}
 
 	@Test
+	void eachMeasuredFixedResponseIsTheStatusBodyWithoutTheHandler() {
+		for (String metrics : new String[] { "on", "off" }) {
+			Http1FixedResponseBenchmark benchmark = new Http1FixedResponseBenchmark();
+			benchmark.metrics = metrics;
+			benchmark.setUp();
+			StringBuilder answers = new StringBuilder();
+			benchmark.observer = (message) -> answers.append(((ByteBuf) message).toString(StandardCharsets.US_ASCII));
+			try {
+				for (int i = 0; i < 300; i++) {
+					int before = answers.length();
+					benchmark.exchange(this.blackhole);
+					assertThat(answers.substring(before)).as("request %d with metrics %s", i, metrics)
+						.startsWith("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n")
+						.endsWith("\r\n\r\nHello, World!");
+				}
+			}
+			finally {
+				benchmark.tearDown();
+			}
+		}
+	}
+
+	@Test
 	void eachMeasuredDecodeYieldsTheWholeRequest() {
 		for (String head : new String[] { "plaintext", "browser" }) {
 			Http1RequestDecodeBenchmark benchmark = new Http1RequestDecodeBenchmark();
@@ -115,6 +138,8 @@ class Http1MicrobenchmarksTests {
 		assertThat(results).extracting((result) -> result.getParams().getBenchmark())
 			.containsExactlyInAnyOrder(Http1ExchangeBenchmark.class.getName() + ".exchange",
 					Http1ExchangeBenchmark.class.getName() + ".exchange",
+					Http1FixedResponseBenchmark.class.getName() + ".exchange",
+					Http1FixedResponseBenchmark.class.getName() + ".exchange",
 					Http1RequestDecodeBenchmark.class.getName() + ".decode",
 					Http1RequestDecodeBenchmark.class.getName() + ".decode",
 					Http1ResponseEncodeBenchmark.class.getName() + ".encode");
