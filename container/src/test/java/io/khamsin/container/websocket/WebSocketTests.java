@@ -124,12 +124,7 @@ class WebSocketTests {
 	void framesAHandlerThatOnlySendsNeverReadAreReleasedWhenItEndsTheSession() throws Exception {
 		int mark = LeakDetectionExtension.mark();
 		Listener listener = new Listener();
-		WebSocket socket = this.client.newWebSocketBuilder()
-			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + "/ws/three"), listener)
-			.get(5, TimeUnit.SECONDS);
-		for (int i = 0; i < 5; i++) {
-			socket.sendText("unread " + i, true).get(5, TimeUnit.SECONDS);
-		}
+		sendUnread("/ws/three", listener);
 		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("text:tick-0");
 		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(1000);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.server.connections().open() == 0);
@@ -141,18 +136,24 @@ class WebSocketTests {
 			throws Exception {
 		int mark = LeakDetectionExtension.mark();
 		Listener listener = new Listener();
-		WebSocket socket = this.client.newWebSocketBuilder()
-			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + "/ws/ticks"), listener)
-			.get(5, TimeUnit.SECONDS);
-		for (int i = 0; i < 5; i++) {
-			socket.sendText("unread " + i, true).get(5, TimeUnit.SECONDS);
-		}
+		WebSocket socket = sendUnread("/ws/ticks", listener);
 		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).startsWith("text:tick-");
 		socket.abort();
 		assertThat(this.context.getBean(WebSocketConfig.class).ticksEnded.await(10, TimeUnit.SECONDS))
 			.as("the ticking handler ended with its session").isTrue();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.server.connections().open() == 0);
 		assertThat(LeakDetectionExtension.reportsSince(mark)).isEmpty();
+	}
+
+	/** Open a session with a handler that only sends, and send it messages it will never read. */
+	private WebSocket sendUnread(String path, Listener listener) throws Exception {
+		WebSocket socket = this.client.newWebSocketBuilder()
+			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + path), listener)
+			.get(5, TimeUnit.SECONDS);
+		for (int i = 0; i < 5; i++) {
+			socket.sendText("unread " + i, true).get(5, TimeUnit.SECONDS);
+		}
+		return socket;
 	}
 
 	@Configuration(proxyBeanMethods = false)

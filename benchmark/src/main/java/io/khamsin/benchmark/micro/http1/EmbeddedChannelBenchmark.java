@@ -7,7 +7,6 @@ import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,10 +19,16 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
+import org.springframework.http.server.reactive.HttpHandler;
 
+import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1Initializer;
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.MetricsConfig;
 import io.khamsin.container.transport.ConnectionInitializer;
 import io.khamsin.container.transport.ProtocolSelector;
 
@@ -62,14 +67,26 @@ public abstract class EmbeddedChannelBenchmark {
 	}
 
 	/**
-	 * The engine's pipeline for a connection, as a server sets it up: admission and figures, then HTTP/1.1 and the
-	 * exchange stage.
-	 * @param context what the server's connections share
-	 * @return the handler to build an embedded channel with
+	 * An embedded channel with the engine's pipeline for a connection, as a server sets it up: admission and
+	 * figures, then HTTP/1.1 and the exchange stage.
+	 * @param config the configuration
+	 * @param handler the Spring handler
+	 * @param metrics {@code on} to record the engine's figures
+	 * @return the channel
 	 */
-	static ChannelHandler engine(ServerContext context) {
+	static EmbeddedChannel engine(KhamsinServerConfig config, HttpHandler handler, String metrics) {
+		KhamsinMetrics figures = KhamsinMetrics.create(MetricsConfig.builder().enabled("on".equals(metrics)).build());
+		ServerContext context = new ServerContext(config, handler, new ConnectionRegistry(config.maxConnections()),
+				new GuardCounters(), figures, null);
 		ProtocolSelector http1 = ProtocolSelector.cleartext(new Http1Initializer(context, new ExchangeDispatcher(context)));
-		return new ConnectionInitializer(context, http1);
+		return new EmbeddedChannel(new ConnectionInitializer(context, http1));
+	}
+
+	/** Answer one request, as a keep-alive client sends it, and consume the answer. */
+	void exchange(ByteBuf request, Blackhole blackhole) {
+		this.channel.writeInbound(request.duplicate());
+		this.channel.runPendingTasks();
+		consumeOutbound(blackhole);
 	}
 
 	/** Consume and release every message the channel wrote. */

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
@@ -26,6 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(300)
 class Http1MicrobenchmarksTests {
 
+	/** More calls than JMH's first iteration makes, and more than a server codec lets go unanswered. */
+	private static final int CALLS = 300;
+
 	private final Blackhole blackhole = new Blackhole(
 			"Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
 
@@ -35,22 +39,10 @@ class Http1MicrobenchmarksTests {
 			Http1ExchangeBenchmark benchmark = new Http1ExchangeBenchmark();
 			benchmark.metrics = metrics;
 			benchmark.setUp();
-			StringBuilder answers = new StringBuilder();
-			benchmark.observer = (message) -> answers.append(((ByteBuf) message).toString(StandardCharsets.US_ASCII));
-			try {
-				for (int i = 0; i < 300; i++) {
-					int before = answers.length();
-					benchmark.exchange(this.blackhole);
-					String answer = answers.substring(before);
-					assertThat(answer).as("exchange %d with metrics %s", i, metrics)
-						.startsWith("HTTP/1.1 200 OK\r\n")
-						.contains("\r\nContent-Length: 13\r\n")
-						.endsWith("\r\n\r\nHello, World!");
-				}
-			}
-			finally {
-				benchmark.tearDown();
-			}
+			assertEachAnswer(benchmark, () -> benchmark.exchange(this.blackhole), (answer) -> assertThat(answer)
+				.startsWith("HTTP/1.1 200 OK\r\n")
+				.contains("\r\nContent-Length: 13\r\n")
+				.endsWith("\r\n\r\nHello, World!"));
 		}
 	}
 
@@ -60,20 +52,9 @@ class Http1MicrobenchmarksTests {
 			Http1FixedResponseBenchmark benchmark = new Http1FixedResponseBenchmark();
 			benchmark.metrics = metrics;
 			benchmark.setUp();
-			StringBuilder answers = new StringBuilder();
-			benchmark.observer = (message) -> answers.append(((ByteBuf) message).toString(StandardCharsets.US_ASCII));
-			try {
-				for (int i = 0; i < 300; i++) {
-					int before = answers.length();
-					benchmark.exchange(this.blackhole);
-					assertThat(answers.substring(before)).as("request %d with metrics %s", i, metrics)
-						.startsWith("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n")
-						.endsWith("\r\n\r\nHello, World!");
-				}
-			}
-			finally {
-				benchmark.tearDown();
-			}
+			assertEachAnswer(benchmark, () -> benchmark.exchange(this.blackhole), (answer) -> assertThat(answer)
+				.startsWith("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n")
+				.endsWith("\r\n\r\nHello, World!"));
 		}
 	}
 
@@ -86,8 +67,7 @@ class Http1MicrobenchmarksTests {
 			List<Object> decoded = new ArrayList<>();
 			benchmark.observer = decoded::add;
 			try {
-				// More than JMH's first iteration calls it, and more than a server codec lets go unanswered.
-				for (int i = 0; i < 300; i++) {
+				for (int i = 0; i < CALLS; i++) {
 					decoded.clear();
 					benchmark.decode(this.blackhole);
 					assertThat(decoded).as("decode %d of the %s head", i, head).hasSize(2);
@@ -109,21 +89,10 @@ class Http1MicrobenchmarksTests {
 	void eachMeasuredEncodeWritesTheStatusResponse() {
 		Http1ResponseEncodeBenchmark benchmark = new Http1ResponseEncodeBenchmark();
 		benchmark.setUp();
-		StringBuilder encoded = new StringBuilder();
-		benchmark.observer = (message) -> encoded.append(((ByteBuf) message).toString(StandardCharsets.US_ASCII));
-		try {
-			for (int i = 0; i < 300; i++) {
-				encoded.setLength(0);
-				benchmark.encode(this.blackhole);
-				assertThat(encoded.toString()).as("encode %d", i)
-					.startsWith("HTTP/1.1 200 OK\r\n")
-					.contains("\r\ncontent-length: 13\r\n")
-					.endsWith("\r\n\r\nHello, World!");
-			}
-		}
-		finally {
-			benchmark.tearDown();
-		}
+		assertEachAnswer(benchmark, () -> benchmark.encode(this.blackhole), (encoded) -> assertThat(encoded)
+			.startsWith("HTTP/1.1 200 OK\r\n")
+			.contains("\r\ncontent-length: 13\r\n")
+			.endsWith("\r\n\r\nHello, World!"));
 	}
 
 	@Test
@@ -147,6 +116,23 @@ class Http1MicrobenchmarksTests {
 			.as(result.getParams().getBenchmark() + " " + result.getParams().getParamsKeys())
 			.isPositive()
 			.isFinite());
+	}
+
+	/** Call a measured method again and again, and check the bytes each call wrote, then tear the benchmark down. */
+	private static void assertEachAnswer(EmbeddedChannelBenchmark benchmark, Runnable measured,
+			Consumer<String> check) {
+		StringBuilder written = new StringBuilder();
+		benchmark.observer = (message) -> written.append(((ByteBuf) message).toString(StandardCharsets.US_ASCII));
+		try {
+			for (int i = 0; i < CALLS; i++) {
+				written.setLength(0);
+				measured.run();
+				check.accept(written.toString());
+			}
+		}
+		finally {
+			benchmark.tearDown();
+		}
 	}
 
 }
