@@ -117,6 +117,8 @@ public final class ExchangeDispatcher {
 			answerAsteriskForm(channel, request, startNanos);
 			return null;
 		}
+		// The page cache joins here, for every protocol: a hit is answered as a fixed response is, a miss goes on
+		// to the exchange, whose response the cache stores on its way out.
 		ConnectionInfo connection = channel.connection();
 		URI uri;
 		try {
