@@ -1,8 +1,11 @@
 package io.khamsin.container.cache;
 
+import java.net.InetSocketAddress;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.FileRegion;
@@ -19,7 +22,14 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
+import org.springframework.http.server.reactive.SslInfo;
+
+import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.ExchangeChannel;
+import io.khamsin.container.bridge.FixedResponseTable;
+import io.khamsin.container.bridge.ProtocolUpgrade;
+import io.khamsin.container.metrics.Protocol;
+import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
  * The page cache's tap on the bridge's response write path: an {@link ExchangeChannel} in front of the protocol's
@@ -59,12 +69,12 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 	/**
 	 * An exchange channel for a background render (stale-while-revalidate): its response is shown to the ticket and
 	 * written nowhere.
-	 * @param channel the connection or stream the request came on, for its event loop and allocator
+	 * @param origin the exchange channel the request came on, for its event loop, allocator, connection and figures
 	 * @param ticket the revalidation ticket
 	 * @return the channel
 	 */
-	public static ExchangeChannel detached(Channel channel, Ticket ticket) {
-		return new DetachedExchangeChannel(channel, ticket);
+	public static ExchangeChannel detached(ExchangeChannel origin, Ticket ticket) {
+		return new DetachedExchangeChannel(origin, ticket);
 	}
 
 	@Override
@@ -78,7 +88,68 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 	}
 
 	@Override
-	public ChannelFuture write(Object message, boolean flush) {
+	public ConnectionInfo connection() {
+		ConnectionInfo connection = this.delegate.connection();
+		return new ConnectionInfo() {
+
+			@Override
+			public Protocol protocol() {
+				return connection.protocol();
+			}
+
+			@Override
+			public String scheme() {
+				return connection.scheme();
+			}
+
+			@Override
+			public SslInfo sslInfo() {
+				return connection.sslInfo();
+			}
+
+			@Override
+			public InetSocketAddress remoteAddress() {
+				return connection.remoteAddress();
+			}
+
+			@Override
+			public InetSocketAddress localAddress() {
+				return connection.localAddress();
+			}
+
+			@Override
+			public boolean zeroCopyFiles() {
+				// A file body the ticket would store is read in chunks it can copy.
+				return !CachingExchangeChannel.this.ticket.isCapturing() && connection.zeroCopyFiles();
+			}
+
+		};
+	}
+
+	@Override
+	public ReactorMetrics reactor() {
+		return this.delegate.reactor();
+	}
+
+	@Override
+	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
+		this.ticket.abandon();
+		return this.delegate.writeFixed(response, headRequest, promise);
+	}
+
+	@Override
+	public ChannelFuture refuse(HttpResponseStatus status) {
+		this.ticket.abandon();
+		return this.delegate.refuse(status);
+	}
+
+	@Override
+	public ProtocolUpgrade upgrade() {
+		return this.delegate.upgrade();
+	}
+
+	@Override
+	public ChannelFuture write(Object message, boolean flush, ChannelPromise promise) {
 		if (this.replaced) {
 			ReferenceCountUtil.release(message);
 			return (message instanceof LastHttpContent) ? this.replacedWrite : channel().newSucceededFuture();
@@ -89,7 +160,7 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 			if (stale != null) {
 				ReferenceCountUtil.release(message);
 				this.replaced = true;
-				this.replacedWrite = this.delegate.write(fullResponse(stale), flush);
+				this.replacedWrite = this.delegate.write(fullResponse(stale), flush, promise);
 				return (message instanceof LastHttpContent) ? this.replacedWrite : channel().newSucceededFuture();
 			}
 			this.ticket.onHead(status, head.headers());
@@ -100,7 +171,7 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 		else if (message instanceof FileRegion) {
 			this.ticket.abandon();
 		}
-		return this.delegate.write(message, flush);
+		return this.delegate.write(message, flush, promise);
 	}
 
 	private FullHttpResponse fullResponse(Lookup.Hit hit) {
@@ -113,12 +184,6 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 				HttpResponseStatus.valueOf(hit.entry().status()), body, headers, EmptyHttpHeaders.INSTANCE);
 		this.delegate.prepareHead(response, false);
 		return response;
-	}
-
-	@Override
-	public boolean fileRegionSupported() {
-		// A file body the ticket would store is read in chunks it can copy.
-		return !this.ticket.isCapturing() && this.delegate.fileRegionSupported();
 	}
 
 	@Override

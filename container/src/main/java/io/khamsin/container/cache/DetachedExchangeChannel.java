@@ -2,12 +2,18 @@ package io.khamsin.container.cache;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.FileRegion;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.ReferenceCountUtil;
 
+import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.ExchangeChannel;
+import io.khamsin.container.bridge.FixedResponseTable;
+import io.khamsin.container.bridge.ProtocolUpgrade;
+import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
  * The exchange channel of a background render: every message is shown to the ticket and released, and the render
@@ -15,12 +21,15 @@ import io.khamsin.container.bridge.ExchangeChannel;
  */
 final class DetachedExchangeChannel implements ExchangeChannel {
 
+	private final ExchangeChannel origin;
+
 	private final Channel channel;
 
 	private final Ticket ticket;
 
-	DetachedExchangeChannel(Channel channel, Ticket ticket) {
-		this.channel = channel;
+	DetachedExchangeChannel(ExchangeChannel origin, Ticket ticket) {
+		this.origin = origin;
+		this.channel = origin.channel();
 		this.ticket = ticket;
 	}
 
@@ -30,11 +39,38 @@ final class DetachedExchangeChannel implements ExchangeChannel {
 	}
 
 	@Override
+	public ConnectionInfo connection() {
+		return this.origin.connection();
+	}
+
+	@Override
+	public ReactorMetrics reactor() {
+		return this.origin.reactor();
+	}
+
+	@Override
+	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
+		this.ticket.abandon();
+		return this.channel.newSucceededFuture();
+	}
+
+	@Override
+	public ChannelFuture refuse(HttpResponseStatus status) {
+		this.ticket.abandon();
+		return this.channel.newSucceededFuture();
+	}
+
+	@Override
+	public ProtocolUpgrade upgrade() {
+		return null;
+	}
+
+	@Override
 	public void prepareHead(HttpResponse head, boolean streaming) {
 	}
 
 	@Override
-	public ChannelFuture write(Object message, boolean flush) {
+	public ChannelFuture write(Object message, boolean flush, ChannelPromise promise) {
 		try {
 			if (message instanceof HttpResponse head) {
 				this.ticket.onHead(head.status().code(), head.headers());
@@ -50,11 +86,6 @@ final class DetachedExchangeChannel implements ExchangeChannel {
 			ReferenceCountUtil.release(message);
 		}
 		return this.channel.newSucceededFuture();
-	}
-
-	@Override
-	public boolean fileRegionSupported() {
-		return false;
 	}
 
 	@Override

@@ -128,7 +128,7 @@ class HitWritingTests {
 		Lookup.Miss miss = (Lookup.Miss) this.fixture.lookup(this.cache, get("/stream"));
 		CapturingChannel protocol = new CapturingChannel(this.channel, this.fixture.now);
 		CachingExchangeChannel tap = new CachingExchangeChannel(protocol, miss.ticket());
-		assertThat(tap.fileRegionSupported()).as("a file body the ticket stores is read in chunks").isFalse();
+		assertThat(tap.connection().zeroCopyFiles()).as("a file body the ticket stores is read in chunks").isFalse();
 		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
 		head.headers().set("Cache-Control", "max-age=60").set("Transfer-Encoding", "chunked");
 		tap.prepareHead(head, true);
@@ -207,7 +207,65 @@ class HitWritingTests {
 		}
 
 		@Override
-		public ChannelFuture write(Object message, boolean flush) {
+		public io.khamsin.container.bridge.ConnectionInfo connection() {
+			return new io.khamsin.container.bridge.ConnectionInfo() {
+
+				@Override
+				public io.khamsin.container.metrics.Protocol protocol() {
+					return io.khamsin.container.metrics.Protocol.H1;
+				}
+
+				@Override
+				public String scheme() {
+					return "http";
+				}
+
+				@Override
+				public org.springframework.http.server.reactive.SslInfo sslInfo() {
+					return null;
+				}
+
+				@Override
+				public java.net.InetSocketAddress remoteAddress() {
+					return null;
+				}
+
+				@Override
+				public java.net.InetSocketAddress localAddress() {
+					return null;
+				}
+
+				@Override
+				public boolean zeroCopyFiles() {
+					return true;
+				}
+
+			};
+		}
+
+		@Override
+		public io.khamsin.container.metrics.ReactorMetrics reactor() {
+			return null;
+		}
+
+		@Override
+		public ChannelFuture writeFixed(io.khamsin.container.bridge.FixedResponseTable.Entry response,
+				boolean headRequest, io.netty.channel.ChannelPromise promise) {
+			return this.channel.newSucceededFuture();
+		}
+
+		@Override
+		public ChannelFuture refuse(HttpResponseStatus status) {
+			return this.channel.newSucceededFuture();
+		}
+
+		@Override
+		public io.khamsin.container.bridge.ProtocolUpgrade upgrade() {
+			return null;
+		}
+
+		@Override
+		public ChannelFuture write(Object message, boolean flush, io.netty.channel.ChannelPromise promise) {
 			if (message instanceof HttpResponse head) {
 				this.heads.add(head);
 			}
@@ -215,11 +273,6 @@ class HitWritingTests {
 				return this.channel.writeAndFlush(content.content());
 			}
 			return this.channel.newSucceededFuture();
-		}
-
-		@Override
-		public boolean fileRegionSupported() {
-			return true;
 		}
 
 		@Override

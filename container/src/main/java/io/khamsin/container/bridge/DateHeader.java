@@ -1,4 +1,4 @@
-package io.khamsin.container.http1;
+package io.khamsin.container.bridge;
 
 import java.util.Date;
 
@@ -7,9 +7,9 @@ import io.netty.util.AsciiString;
 
 /**
  * The value of the {@code Date} response header (RFC 9110, section 6.6.1), formatted once per second and shared
- * by every connection.
+ * by every connection of every protocol.
  */
-final class DateHeader {
+public final class DateHeader {
 
 	private static volatile Cached cached = new Cached(0, AsciiString.EMPTY_STRING);
 
@@ -20,7 +20,7 @@ final class DateHeader {
 	 * The current date, to the second.
 	 * @return the header value
 	 */
-	static AsciiString now() {
+	public static AsciiString now() {
 		long millis = System.currentTimeMillis();
 		long second = millis / 1000;
 		Cached current = cached;
