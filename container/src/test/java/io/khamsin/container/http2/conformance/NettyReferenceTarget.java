@@ -1,0 +1,101 @@
+package io.khamsin.container.http2.conformance;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+
+/**
+ * Netty 4.2's HTTP/2 server codec configured as a production server should be, with {@link ReferenceStreamHandler}
+ * on each stream: the settings that make the catalogue pass on Netty, and by the cases it cannot pass, what
+ * khamsin's own HTTP/2 handler must add.
+ */
+final class NettyReferenceTarget implements ConformanceTarget {
+
+	static final int MAX_CONCURRENT_STREAMS = 100;
+
+	static final int MAX_HEADER_LIST_SIZE = 8192;
+
+	static final int INITIAL_WINDOW_SIZE = 65_535;
+
+	static final int MAX_FRAME_SIZE = 16_384;
+
+	private EventLoopGroup group;
+
+	private Channel listener;
+
+	@Override
+	public String name() {
+		return "netty-reference";
+	}
+
+	@Override
+	public Set<Capability> capabilities() {
+		return EnumSet.noneOf(Capability.class);
+	}
+
+	/** The codec for one connection, with every protection Netty 4.2 offers switched on. */
+	static Http2FrameCodec codec() {
+		Http2Settings settings = Http2Settings.defaultSettings()
+			.maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
+			.maxHeaderListSize(MAX_HEADER_LIST_SIZE)
+			.initialWindowSize(INITIAL_WINDOW_SIZE)
+			.maxFrameSize(MAX_FRAME_SIZE);
+		return Http2FrameCodecBuilder.forServer()
+			.initialSettings(settings)
+			.validateHeaders(true)
+			.decoderEnforceMaxRstFramesPerWindow(200, 30)
+			.encoderEnforceMaxRstFramesPerWindow(200, 30)
+			.decoderEnforceMaxConsecutiveEmptyDataFrames(2)
+			.encoderEnforceMaxQueuedControlFrames(10_000)
+			.decoderEnforceMaxSmallContinuationFrames(16)
+			.build();
+	}
+
+	@Override
+	public Endpoint start() {
+		this.group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+		this.listener = new ServerBootstrap().group(this.group)
+			.channel(NioServerSocketChannel.class)
+			.childHandler(new ChannelInitializer<Channel>() {
+				@Override
+				protected void initChannel(Channel channel) {
+					channel.pipeline()
+						.addLast(codec(), new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+							@Override
+							protected void initChannel(Http2StreamChannel stream) {
+								stream.pipeline().addLast(new ReferenceStreamHandler());
+							}
+						}));
+				}
+			})
+			.bind(InetAddress.getLoopbackAddress(), 0)
+			.syncUninterruptibly()
+			.channel();
+		int port = ((InetSocketAddress) this.listener.localAddress()).getPort();
+		return Endpoint.h2c(InetAddress.getLoopbackAddress().getHostAddress(), port);
+	}
+
+	@Override
+	public void close() {
+		if (this.listener != null) {
+			this.listener.close().syncUninterruptibly();
+			this.group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+		}
+	}
+
+}
