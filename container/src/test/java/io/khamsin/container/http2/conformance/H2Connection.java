@@ -159,6 +159,15 @@ final class H2Connection implements Closeable {
 	 * given (its reserved bit included).
 	 */
 	H2Connection frame(int length, int type, int flags, int streamField, byte[] payload) throws IOException {
+		return send(encodeFrame(length, type, flags, streamField, payload));
+	}
+
+	/** The bytes of a frame, for a {@link Flood} to repeat. */
+	static byte[] encodeFrame(int type, int flags, int streamField, byte[] payload) {
+		return encodeFrame(payload.length, type, flags, streamField, payload);
+	}
+
+	static byte[] encodeFrame(int length, int type, int flags, int streamField, byte[] payload) {
 		byte[] bytes = new byte[9 + payload.length];
 		bytes[0] = (byte) (length >>> 16);
 		bytes[1] = (byte) (length >>> 8);
@@ -167,7 +176,14 @@ final class H2Connection implements Closeable {
 		bytes[4] = (byte) flags;
 		putInt(bytes, 5, streamField);
 		System.arraycopy(payload, 0, bytes, 9, payload.length);
-		return send(bytes);
+		return bytes;
+	}
+
+	/** Four bytes in network order, as RST_STREAM, WINDOW_UPDATE and GOAWAY carry them. */
+	static byte[] int32(long value) {
+		byte[] bytes = new byte[4];
+		putInt(bytes, 0, (int) value);
+		return bytes;
 	}
 
 	H2Connection headers(int streamId, byte[] block, boolean endStream, boolean endHeaders) throws IOException {

@@ -29,6 +29,8 @@ final class H2Expectations {
 
 	private final List<String> seen = new ArrayList<>();
 
+	private int notListed;
+
 	H2Expectations(H2Connection connection, Duration timeout) {
 		this.connection = connection;
 		this.timeout = timeout;
@@ -162,6 +164,69 @@ final class H2Expectations {
 		}
 	}
 
+	/**
+	 * A request the server will not take: a response with the status (such as 431), a RST_STREAM on the stream or a
+	 * GOAWAY with one of the codes, or the connection closed.
+	 */
+	void refusal(int streamId, int status, ErrorCode... codes) {
+		String expected = "a " + status + " response, or an error " + Arrays.toString(codes) + " on stream "
+				+ streamId;
+		await(expected, (event) -> {
+			if (event.closed()) {
+				return Verdict.PASS;
+			}
+			Frame frame = event.frame();
+			if (frame.is(Frame.HEADERS) && frame.streamId() == streamId) {
+				CharSequence actual = (frame.headers() != null) ? frame.headers().status() : null;
+				return String.valueOf(status).contentEquals((actual != null) ? actual : "") ? Verdict.PASS
+						: Verdict.FAIL;
+			}
+			if (frame.is(Frame.GOAWAY) || (frame.is(Frame.RST_STREAM) && frame.streamId() == streamId)) {
+				return ErrorCode.matches(frame.errorCode(), codes) ? Verdict.PASS : Verdict.FAIL;
+			}
+			return Verdict.SKIP;
+		});
+	}
+
+	/**
+	 * The answers to {@code streams} requests opened at once, client streams 1, 3, 5...: those from
+	 * {@code firstOverLimit} on must be refused (RST_STREAM with one of the codes), or the connection ended with
+	 * ENHANCE_YOUR_CALM or one of the codes; no more responses may start than streams below the limit.
+	 * @return how many streams were refused, all those still unanswered when the connection ended included
+	 */
+	int streamsRefused(int streams, int firstOverLimit, ErrorCode... codes) {
+		int overLimit = streams - (firstOverLimit - 1) / 2;
+		int[] refused = new int[1];
+		int[] started = new int[1];
+		String expected = overLimit + " streams refused with " + Arrays.toString(codes);
+		await(expected, (event) -> {
+				if (event.closed()) {
+					refused[0] = overLimit;
+					return Verdict.PASS;
+				}
+				Frame frame = event.frame();
+				if (frame.is(Frame.GOAWAY)) {
+					refused[0] = overLimit;
+					return (ErrorCode.matches(frame.errorCode(), codes)
+							|| ErrorCode.matches(frame.errorCode(), ErrorCode.ENHANCE_YOUR_CALM)) ? Verdict.PASS
+									: Verdict.FAIL;
+				}
+				if (frame.is(Frame.HEADERS)) {
+					started[0]++;
+				}
+				if (frame.is(Frame.RST_STREAM) && frame.streamId() >= firstOverLimit
+						&& ErrorCode.matches(frame.errorCode(), codes)) {
+					refused[0]++;
+				}
+				return (refused[0] >= overLimit) ? Verdict.PASS : Verdict.SKIP;
+			});
+		if (started[0] > (firstOverLimit - 1) / 2) {
+			throw new AssertionError("The server started " + started[0] + " responses with a limit of "
+					+ (firstOverLimit - 1) / 2 + " concurrent streams");
+		}
+		return refused[0];
+	}
+
 	/** A SETTINGS frame with ACK. */
 	void settingsAck() {
 		await("SETTINGS with ACK", (event) -> {
@@ -230,13 +295,21 @@ final class H2Expectations {
 			if (verdict == Verdict.FAIL) {
 				throw failure(expected, "then " + event);
 			}
-			this.seen.add(event.toString());
+			if (this.seen.size() < 24) {
+				this.seen.add(event.toString());
+			}
+			else {
+				this.notListed++;
+			}
 		}
 	}
 
 	private AssertionError failure(String expected, String end) {
-		return new AssertionError("Expected " + expected + "; the server sent " + (this.seen.isEmpty() ? "nothing"
-				: String.join(", ", this.seen)) + ", " + end);
+		String sent = this.seen.isEmpty() ? "nothing" : String.join(", ", this.seen);
+		if (this.notListed > 0) {
+			sent += " and " + this.notListed + " more frames";
+		}
+		return new AssertionError("Expected " + expected + "; the server sent " + sent + ", " + end);
 	}
 
 	private enum Verdict {

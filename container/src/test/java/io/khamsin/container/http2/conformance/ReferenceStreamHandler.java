@@ -4,12 +4,16 @@ import java.nio.charset.StandardCharsets;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.util.ReferenceCountUtil;
@@ -64,10 +68,17 @@ final class ReferenceStreamHandler extends ChannelInboundHandlerAdapter {
 		ctx.writeAndFlush(new DefaultHttp2DataFrame(body, true));
 	}
 
+	/**
+	 * Http2FrameCodec does not reset a stream on an inbound stream error: Http2MultiplexHandler hands the error (an
+	 * Http2Exception.StreamException) to the stream's channel, whose handler must send the RST_STREAM with the
+	 * error's code. Closing the channel instead would
+	 * reset the stream with CANCEL, which is not the code RFC 9113 asks for.
+	 */
 	@Override
 	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-		// A stream error the codec already answered with RST_STREAM; the stream channel closes with it.
-		ctx.close();
+		Http2Error error = (cause instanceof Http2Exception streamError) ? streamError.error()
+				: Http2Error.INTERNAL_ERROR;
+		ctx.writeAndFlush(new DefaultHttp2ResetFrame(error)).addListener(ChannelFutureListener.CLOSE);
 	}
 
 	@Override
