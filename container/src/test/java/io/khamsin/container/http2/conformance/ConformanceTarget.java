@@ -22,6 +22,14 @@ interface ConformanceTarget extends AutoCloseable {
 	Set<Capability> capabilities();
 
 	/**
+	 * @return whether the catalogue runs against this target when {@code khamsin.h2.conformance.targets} does not
+	 * name the targets to run
+	 */
+	default boolean runsByDefault() {
+		return true;
+	}
+
+	/**
 	 * Start the server.
 	 * @return where it listens
 	 * @throws Exception when it cannot start

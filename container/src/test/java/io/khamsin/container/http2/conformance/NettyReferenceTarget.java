@@ -6,6 +6,8 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.SSLException;
+
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -19,6 +21,16 @@ import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolConfig.Protocol;
+import io.netty.handler.ssl.ApplicationProtocolConfig.SelectedListenerFailureBehavior;
+import io.netty.handler.ssl.ApplicationProtocolConfig.SelectorFailureBehavior;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+
+import io.khamsin.container.test.TestCertificates;
 
 /**
  * Netty 4.2's HTTP/2 server codec configured as a production server should be, with {@link ReferenceStreamHandler}
@@ -50,13 +62,35 @@ final class NettyReferenceTarget implements ConformanceTarget {
 	 */
 	static final int SEND_BUFFER = 16 * 1024;
 
+	private final boolean tls;
+
 	private EventLoopGroup group;
 
 	private Channel listener;
 
+	private NettyReferenceTarget(boolean tls) {
+		this.tls = tls;
+	}
+
+	/** @return the reference on h2c with prior knowledge */
+	static NettyReferenceTarget h2c() {
+		return new NettyReferenceTarget(false);
+	}
+
+	/** @return the reference on h2 over TLS, ALPN offering {@code h2} alone */
+	static NettyReferenceTarget h2() {
+		return new NettyReferenceTarget(true);
+	}
+
 	@Override
 	public String name() {
-		return "netty-reference";
+		return this.tls ? "netty-reference-tls" : "netty-reference";
+	}
+
+	@Override
+	public boolean runsByDefault() {
+		// The catalogue over TLS takes as long again; H2ConnectionOverTlsTests keeps the client's TLS path tested.
+		return !this.tls;
 	}
 
 	@Override
@@ -85,7 +119,8 @@ final class NettyReferenceTarget implements ConformanceTarget {
 	}
 
 	@Override
-	public Endpoint start() {
+	public Endpoint start() throws SSLException {
+		SslContext sslContext = this.tls ? serverContext() : null;
 		this.group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
 		this.listener = new ServerBootstrap().group(this.group)
 			.channel(NioServerSocketChannel.class)
@@ -93,6 +128,9 @@ final class NettyReferenceTarget implements ConformanceTarget {
 			.childHandler(new ChannelInitializer<Channel>() {
 				@Override
 				protected void initChannel(Channel channel) {
+					if (sslContext != null) {
+						channel.pipeline().addLast(sslContext.newHandler(channel.alloc()));
+					}
 					channel.pipeline()
 						.addLast(codec(), new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
 							@Override
@@ -106,7 +144,18 @@ final class NettyReferenceTarget implements ConformanceTarget {
 			.syncUninterruptibly()
 			.channel();
 		int port = ((InetSocketAddress) this.listener.localAddress()).getPort();
-		return Endpoint.h2c(InetAddress.getLoopbackAddress().getHostAddress(), port);
+		String host = InetAddress.getLoopbackAddress().getHostAddress();
+		return this.tls ? Endpoint.h2(host, port) : Endpoint.h2c(host, port);
+	}
+
+	private static SslContext serverContext() throws SSLException {
+		TestCertificates.Issued issued = TestCertificates.create().server("localhost", "127.0.0.1");
+		return SslContextBuilder.forServer(issued.key(), issued.chain())
+			.sslProvider(SslProvider.JDK)
+			.applicationProtocolConfig(new ApplicationProtocolConfig(Protocol.ALPN,
+					SelectorFailureBehavior.NO_ADVERTISE, SelectedListenerFailureBehavior.ACCEPT,
+					ApplicationProtocolNames.HTTP_2))
+			.build();
 	}
 
 	@Override

@@ -9,11 +9,13 @@ import java.util.function.Supplier;
 
 /**
  * The targets the catalogue runs against, started once for the run and stopped at its end. A new target is one
- * class and one line here. {@code -Dkhamsin.h2.conformance.targets=name,...} runs only the named ones.
+ * class and one line here. {@code -Dkhamsin.h2.conformance.targets=name,...} runs the named ones, else those that
+ * {@linkplain ConformanceTarget#runsByDefault() run by default}.
  */
 final class Targets implements AutoCloseable {
 
-	private static final List<Supplier<ConformanceTarget>> ALL = List.of(NettyReferenceTarget::new);
+	private static final List<Supplier<ConformanceTarget>> ALL = List.of(NettyReferenceTarget::h2c,
+			NettyReferenceTarget::h2);
 
 	private final Map<ConformanceTarget, Object> started = new LinkedHashMap<>();
 
@@ -23,7 +25,7 @@ final class Targets implements AutoCloseable {
 		List<String> names = only.isBlank() ? List.of() : Arrays.asList(only.split(","));
 		for (Supplier<ConformanceTarget> supplier : ALL) {
 			ConformanceTarget target = supplier.get();
-			if (!names.isEmpty() && !names.contains(target.name())) {
+			if (names.isEmpty() ? !target.runsByDefault() : !names.contains(target.name())) {
 				continue;
 			}
 			try {
