@@ -2,6 +2,7 @@ package io.khamsin.container.http2.conformance;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Nested;
 
@@ -198,7 +199,7 @@ class AbuseTests {
 			byte[] block = connection.requestBlock("GET").raw(dummyHeaders(fields, 1000)).bytes();
 			int frameSize = connection.serverMaxFrameSize();
 			for (int at = 0; at < block.length; at += frameSize) {
-				byte[] fragment = java.util.Arrays.copyOfRange(block, at, Math.min(block.length, at + frameSize));
+				byte[] fragment = Arrays.copyOfRange(block, at, Math.min(block.length, at + frameSize));
 				boolean last = at + frameSize >= block.length;
 				if (at == 0) {
 					connection.headers(1, fragment, true, last);
@@ -240,7 +241,7 @@ class AbuseTests {
 	}
 
 	static byte[] concat(byte[] first, byte[] second) {
-		byte[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+		byte[] both = Arrays.copyOf(first, first.length + second.length);
 		System.arraycopy(second, 0, both, first.length, second.length);
 		return both;
 	}

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -21,6 +22,12 @@ final class ConformanceReport implements AutoCloseable {
 	private static final List<String> KEY_ORDER = List.of("generic", "http2", "hpack", "abuse");
 
 	private final Map<String, List<Entry>> entriesByTarget = new LinkedHashMap<>();
+
+	private final Map<String, String> capabilitiesByTarget = new LinkedHashMap<>();
+
+	synchronized void target(String target, Set<Capability> capabilities) {
+		this.capabilitiesByTarget.put(target, capabilities.toString());
+	}
 
 	synchronized void passed(String target, CaseId id) {
 		add(target, new Entry(id, Result.PASSED, ""));
@@ -42,7 +49,11 @@ final class ConformanceReport implements AutoCloseable {
 		StringBuilder text = new StringBuilder();
 		for (Map.Entry<String, List<Entry>> target : this.entriesByTarget.entrySet()) {
 			List<Entry> entries = target.getValue();
-			text.append("HTTP/2 conformance of ").append(target.getKey()).append('\n');
+			text.append("HTTP/2 conformance of ")
+				.append(target.getKey())
+				.append(", capabilities ")
+				.append(this.capabilitiesByTarget.getOrDefault(target.getKey(), "[]"))
+				.append('\n');
 			Map<String, int[]> groups = new TreeMap<>(GROUP_ORDER);
 			for (Entry entry : entries) {
 				int[] counts = groups.computeIfAbsent(entry.id().group(), (group) -> new int[3]);

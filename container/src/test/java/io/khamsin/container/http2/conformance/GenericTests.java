@@ -1,7 +1,9 @@
 package io.khamsin.container.http2.conformance;
 
 import java.io.IOException;
+import java.util.Arrays;
 
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import org.junit.jupiter.api.Nested;
 
 import static io.khamsin.container.http2.conformance.ErrorCode.CANCEL;
@@ -286,7 +288,7 @@ class GenericTests {
 		}
 
 		private static byte[] slice(byte[] bytes, int from, int to) {
-			return java.util.Arrays.copyOfRange(bytes, from, to);
+			return Arrays.copyOfRange(bytes, from, to);
 		}
 
 	}
@@ -328,8 +330,7 @@ class GenericTests {
 			connection.headers(1, connection.encode(connection.request("POST").add("trailer", "x-test")), false,
 					true);
 			connection.data(1, ascii("test"), false);
-			connection.headers(1, connection.encode(new io.netty.handler.codec.http2.DefaultHttp2Headers().add(
-					"x-test", "ok")), true, true);
+			connection.headers(1, connection.encode(new DefaultHttp2Headers().add("x-test", "ok")), true, true);
 			assertThat(connection.expect().response(1).status()).isEqualTo(200);
 		}
 

@@ -31,13 +31,6 @@ final class HeaderBlock {
 		return this;
 	}
 
-	/** A literal header field without indexing whose name is indexed (RFC 7541 section 6.2.2). */
-	HeaderBlock literalWithIndexedName(int nameIndex, String value) {
-		integer(nameIndex, 4, 0x00);
-		string(value);
-		return this;
-	}
-
 	/** A dynamic table size update (RFC 7541 section 6.3). */
 	HeaderBlock tableSizeUpdate(int size) {
 		integer(size, 5, 0x20);

@@ -14,7 +14,6 @@ import static io.khamsin.container.http2.conformance.Payloads.ascii;
 import static io.khamsin.container.http2.conformance.Payloads.dummyHeader;
 import static io.khamsin.container.http2.conformance.Payloads.dummyHeaders;
 import static io.khamsin.container.http2.conformance.Payloads.filler;
-import static io.khamsin.container.http2.conformance.Payloads.opaque;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -136,10 +135,6 @@ class Http2PrefaceAndFramesTests {
 			connection.expect().connectionError(PROTOCOL_ERROR);
 		}
 
-	}
-
-	static byte[] ping() {
-		return opaque("h2spec");
 	}
 
 }

@@ -27,14 +27,6 @@ final class Peer implements AutoCloseable {
 		this.endpoint = endpoint;
 	}
 
-	String targetName() {
-		return this.targetName;
-	}
-
-	Endpoint endpoint() {
-		return this.endpoint;
-	}
-
 	/** A connection on which nothing was sent yet. */
 	H2Connection connect() throws IOException {
 		return connect(0);
@@ -56,7 +48,8 @@ final class Peer implements AutoCloseable {
 	void stillServes() throws IOException {
 		try (H2Connection fresh = H2Connection.open(this.endpoint, TIMEOUT, 0).handshake()) {
 			fresh.get(1);
-			assertThat(fresh.expect().response(1).status()).as("a fresh connection's GET after the attack")
+			assertThat(fresh.expect().response(1).status())
+				.as("the GET of a fresh connection to %s after the attack", this.targetName)
 				.isEqualTo(200);
 		}
 	}

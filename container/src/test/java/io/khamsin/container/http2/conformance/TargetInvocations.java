@@ -51,10 +51,11 @@ final class TargetInvocations implements TestTemplateInvocationContextProvider {
 				ConformanceReport.class);
 		Method method = context.getRequiredTestMethod();
 		CaseId id = CaseId.of(method);
-		Set<Capability> required = required(method);
+		EnumSet<Capability> required = required(method);
 		List<TestTemplateInvocationContext> invocations = new ArrayList<>();
 		for (ConformanceTarget target : targets.targets()) {
-			Set<Capability> missing = EnumSet.copyOf(required.isEmpty() ? EnumSet.noneOf(Capability.class) : required);
+			report.target(target.name(), target.capabilities());
+			Set<Capability> missing = EnumSet.copyOf(required);
 			missing.removeAll(target.capabilities());
 			if (!missing.isEmpty() && !Boolean.getBoolean(ALL_CASES)) {
 				report.notRun(target.name(), id, "lacks " + missing);
@@ -65,9 +66,9 @@ final class TargetInvocations implements TestTemplateInvocationContextProvider {
 		return invocations.stream();
 	}
 
-	private static Set<Capability> required(Method method) {
+	private static EnumSet<Capability> required(Method method) {
 		Requires requires = method.getAnnotation(Requires.class);
-		Set<Capability> required = EnumSet.noneOf(Capability.class);
+		EnumSet<Capability> required = EnumSet.noneOf(Capability.class);
 		if (requires != null) {
 			required.addAll(List.of(requires.value()));
 		}
