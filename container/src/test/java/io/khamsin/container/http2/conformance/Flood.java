@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 
 /**
@@ -50,9 +51,9 @@ final class Flood {
 			return thread;
 		});
 		long start = System.nanoTime();
-		boolean[] timedOut = new boolean[1];
+		AtomicBoolean timedOut = new AtomicBoolean();
 		ScheduledFuture<?> alarm = watchdog.schedule(() -> {
-			timedOut[0] = true;
+			timedOut.set(true);
 			try {
 				this.connection.close();
 			}
@@ -80,13 +81,13 @@ final class Flood {
 			}
 		}
 		catch (IOException ex) {
-			end = timedOut[0] ? "the time bound of " + maxTime.toMillis() + " ms" : "the connection failing: " + ex;
+			end = timedOut.get() ? "the time bound of " + maxTime.toMillis() + " ms" : "the connection failing: " + ex;
 		}
 		finally {
 			alarm.cancel(false);
 			watchdog.shutdownNow();
 		}
-		boolean stoppedByServer = !timedOut[0] && !end.startsWith("the bound");
+		boolean stoppedByServer = !timedOut.get() && !end.startsWith("the bound");
 		return new Result(sent, stoppedByServer, end, Duration.ofNanos(System.nanoTime() - start));
 	}
 
