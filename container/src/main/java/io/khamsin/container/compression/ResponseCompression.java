@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 
@@ -113,6 +114,17 @@ public final class ResponseCompression {
 			return this.uncompressed.get(Reason.NOT_ACCEPTED);
 		}
 		return this.compressed.get(coding);
+	}
+
+	/**
+	 * A new encoder of a coding at this configuration's level, for a body compressed without a per-response
+	 * decision (a cached body stored once per coding).
+	 * @param coding the coding
+	 * @param allocator the allocator of the buffers it returns
+	 * @return the encoder, to be finished or closed by the caller
+	 */
+	public ContentEncoder newEncoder(ContentCoding coding, ByteBufAllocator allocator) {
+		return AbstractContentEncoder.create(coding, this.config, allocator);
 	}
 
 	/** A {@code Content-Length} that does not parse counts as unknown, as Reactor Netty reads it. */

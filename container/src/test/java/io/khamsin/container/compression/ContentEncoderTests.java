@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
@@ -191,30 +190,6 @@ class ContentEncoderTests {
 		composite.addComponent(true, ALLOCATOR.heapBuffer().writeBytes(bytes, 0, half));
 		composite.addComponent(true, ALLOCATOR.directBuffer().writeBytes(bytes, half, bytes.length - half));
 		return composite;
-	}
-
-	/** Hands out direct buffers that cannot grow past the capacity asked for. */
-	private static final class FixedCapacityAllocator extends AbstractByteBufAllocator {
-
-		FixedCapacityAllocator() {
-			super(true);
-		}
-
-		@Override
-		protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-			return ALLOCATOR.heapBuffer(initialCapacity, initialCapacity);
-		}
-
-		@Override
-		protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-			return ALLOCATOR.directBuffer(initialCapacity, initialCapacity);
-		}
-
-		@Override
-		public boolean isDirectBufferPooled() {
-			return true;
-		}
-
 	}
 
 }
