@@ -11,6 +11,11 @@ import io.netty.handler.codec.EncoderException;
  * The life of every {@link ContentEncoder}: the input is released on every path, the output is allocated here and
  * released if the coding fails, and a failure or the end of the body frees the native state. Subclasses only move
  * bytes through their library's streaming API.
+ * <p>
+ * The libraries are used directly rather than through Netty's codec-compression handlers, which need a channel
+ * pipeline per response ({@code HttpContentCompressor} builds an {@code EmbeddedChannel}) and flush br and zstd on
+ * every write. Compressing an 8 KiB JSON body took 0.12 ms against 0.20 (gzip), 0.13 against 0.26 (br) and 0.04
+ * against 0.11 (zstd), median, ContentEncoderBenchmark in benchmark/.
  */
 abstract class AbstractContentEncoder implements ContentEncoder {
 

@@ -11,7 +11,9 @@ import io.netty.handler.codec.EncoderException;
 /**
  * zstd (RFC 8878) through zstd-jni's streaming context, which reads and writes direct buffers in place. One frame
  * for the whole body, flushed where the response flushes, so small server-sent events still compress against the
- * ones before them; Netty's {@code ZstdEncoder} writes an independent frame per block or flush. A whole body is
+ * ones before them; Netty's {@code ZstdEncoder} writes an independent frame per block or flush (100 flushed events of
+ * about 90 bytes: 1,966 coded bytes against 7,490, in 0.36 ms against 5.6 ms through {@code HttpContentCompressor},
+ * ContentEncoderBenchmark in benchmark/). A whole body is
  * compressed in one call, which lets zstd size its tables to it and record its size in the frame.
  */
 final class ZstdContentEncoder extends AbstractContentEncoder {
