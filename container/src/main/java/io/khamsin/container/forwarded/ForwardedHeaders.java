@@ -79,7 +79,8 @@ public final class ForwardedHeaders {
 	 * @param headers the request's headers
 	 * @param scheme the scheme of the connection, {@code http} or {@code https}
 	 * @param remoteAddress the connection's peer
-	 * @param localAddress the connection's local address, the host of a request without {@code Host}
+	 * @param localAddress the connection's local address, the host of a request without {@code Host} (or
+	 * {@code localhost} when it is {@code null})
 	 * @return the origin, or {@code null} when the request is to be taken as it came: forwarded headers off, a peer
 	 * that is not a trusted proxy, or no forwarded header
 	 */
@@ -196,6 +197,10 @@ public final class ForwardedHeaders {
 			if (host != null) {
 				this.host = host.host();
 				this.hostPort = host.port();
+			}
+			else if (local == null || local.getAddress() == null) {
+				this.host = "localhost";
+				this.hostPort = -1;
 			}
 			else {
 				String address = local.getAddress().getHostAddress();

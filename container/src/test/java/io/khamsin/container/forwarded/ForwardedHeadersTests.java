@@ -271,6 +271,13 @@ class ForwardedHeadersTests {
 	}
 
 	@Test
+	void aChannelWithoutAddressesIsTakenAsIsOrNamedLocalhost() {
+		assertThat(this.defaults.resolve(headers("X-Forwarded-Proto", "https"), "http", null, null)).isNull();
+		assertThat(this.defaults.resolve(headers("X-Forwarded-Proto", "https"), "http", PROXY, null).authority())
+			.isEqualTo("localhost");
+	}
+
+	@Test
 	void onlyTheConfiguredProxiesAreTrusted() {
 		ForwardedHeaders named = new ForwardedHeaders(ForwardedConfig.trusting(List.of("192.0.2.10", "2001:db8::/32")));
 		HttpHeaders headers = headers("X-Forwarded-Proto", "https");
