@@ -1,7 +1,6 @@
 package io.khamsin.boot;
 
 import java.net.InetAddress;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +35,7 @@ class KhamsinReactiveWebServerFactoryTests {
 	}
 
 	@Test
-	void everySettingReachesTheEngine() throws Exception {
+	void bootsSettingsAndTheConfigCustomizersReachTheEngineInOrder() throws Exception {
 		KhamsinServerCustomizer first = (bootstrap) -> {
 		};
 		KhamsinServerCustomizer second = (bootstrap) -> {
@@ -44,22 +43,31 @@ class KhamsinReactiveWebServerFactoryTests {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
 		factory.setAddress(InetAddress.getLoopbackAddress());
 		factory.setServerHeader("khamsin");
-		factory.setReactors(3);
-		factory.setTransport(Transport.NIO);
-		factory.setListener(ListenerMode.SHARED);
-		factory.setMaxInitialLineLength(1024);
-		factory.setMaxHeaderSize(16 * 1024);
-		factory.setIdleTimeout(Duration.ofSeconds(5));
-		factory.setHeaderReadTimeout(Duration.ofSeconds(2));
-		factory.setBodyReadTimeout(Duration.ofSeconds(3));
-		factory.setMaxConnections(100);
-		factory.setMaxRequestBodySize(1_000_000);
-		factory.addServerCustomizers(first, second);
 		FixedResponse health = FixedResponse.of("/health", 200, "text/plain", "UP");
-		factory.getFixedResponses().add(health);
-		assertThat(configOf(factory)).isEqualTo(new KhamsinServerConfig(InetAddress.getLoopbackAddress(), 0, 3,
-				Transport.NIO, ListenerMode.SHARED, 1024, 16 * 1024, Duration.ofSeconds(5), Duration.ofSeconds(2),
-				Duration.ofSeconds(3), 100, 1_000_000, "khamsin", List.of(health), List.of(first, second)));
+		factory.addConfigCustomizers((config) -> config.reactors(3).transport(Transport.NIO).maxConnections(50),
+				(config) -> config.listener(ListenerMode.SHARED).maxConnections(100).fixedResponse(health));
+		factory.addServerCustomizers(first, second);
+		assertThat(configOf(factory)).isEqualTo(KhamsinServerConfig.builder()
+			.address(InetAddress.getLoopbackAddress())
+			.port(0)
+			.serverHeader("khamsin")
+			.reactors(3)
+			.transport(Transport.NIO)
+			.listener(ListenerMode.SHARED)
+			.maxConnections(100)
+			.fixedResponse(health)
+			.customizers(List.of(first, second))
+			.build());
+	}
+
+	@Test
+	void setConfigCustomizersReplacesThoseAlreadyAdded() {
+		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+		factory.addConfigCustomizers((config) -> config.reactors(3));
+		factory.setConfigCustomizers(List.of((config) -> config.maxConnections(7)));
+		KhamsinServerConfig config = configOf(factory);
+		assertThat(config.reactors()).isEqualTo(KhamsinServerConfig.DEFAULT_REACTORS);
+		assertThat(config.maxConnections()).isEqualTo(7);
 	}
 
 	@Test

@@ -192,7 +192,7 @@ class KhamsinWebServerTests {
 	private KhamsinWebServer create(HttpHandler handler, Shutdown shutdown, int port) {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(port);
 		factory.setAddress(InetAddress.getLoopbackAddress());
-		factory.setReactors(2);
+		factory.addConfigCustomizers((config) -> config.reactors(2));
 		factory.setShutdown(shutdown);
 		return (KhamsinWebServer) factory.getWebServer(handler);
 	}

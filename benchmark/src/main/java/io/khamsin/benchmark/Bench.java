@@ -131,12 +131,12 @@ public final class Bench {
 					fallbacks);
 			progress.line("report: " + runDir.resolve("summary.md") + " (" + seconds / 60 + " min " + seconds % 60 + " s)");
 		}
-		try (var stale = Files.list(files)) {
-			for (Path file : stale.toList()) {
+		// The download files and the certificate stay out of the results (which are committed): remade each run.
+		try (var stale = Files.walk(files)) {
+			for (Path file : stale.sorted(java.util.Comparator.reverseOrder()).toList()) {
 				Files.delete(file);
 			}
 		}
-		Files.delete(files);
 		if (runDir.toAbsolutePath().getParent().equals(options.resultsDir.toAbsolutePath())) {
 			updateLatest(runDir);
 		}

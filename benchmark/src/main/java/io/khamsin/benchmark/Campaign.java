@@ -92,7 +92,8 @@ final class Campaign {
 				applicable.add(target);
 			}
 			else {
-				exclude(scenario, target.name(), "does not apply");
+				exclude(scenario, target.name(), target.wires().contains(scenario.wire()) ? "does not apply"
+						: "does not apply: not launched on " + scenario.wire() + " here");
 			}
 		}
 		if (scenario.restartsPerRound()) {
@@ -266,7 +267,7 @@ final class Campaign {
 
 	private RunningTarget startAndCheck(Scenario scenario, TargetSpec target) {
 		int rounds = this.context.settings().rounds();
-		TargetProcess process = this.context.launch(target, List.of());
+		TargetProcess process = this.context.launch(target, scenario.wire(), List.of());
 		try {
 			double millis = process.awaitFirstAnswer(180);
 			this.context.progress().step(target.name(), 0, rounds, String.format("started in %.0f ms", millis));
@@ -275,7 +276,7 @@ final class Campaign {
 			this.integrity.get(scenario.name()).put(target.name(), checks);
 			IntegrityCheck check = new IntegrityCheck();
 			for (Route route : scenario.routes()) {
-				IntegrityCheck.Result result = check.check(process.address(), route);
+				IntegrityCheck.Result result = check.check(process.address(), route, scenario.wire());
 				checks.put(route.name(), Map.of("passed", result.passed(), "reason",
 						(result.reason() != null) ? result.reason() : "", "body_bytes", result.bodyLength()));
 				if (!result.passed()) {

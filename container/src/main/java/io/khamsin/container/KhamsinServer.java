@@ -1,41 +1,35 @@
 package io.khamsin.container;
 
-import java.io.IOException;
-import java.net.BindException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.util.ArrayList;
-import java.util.Iterator;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.RecvByteBufAllocator;
-import io.netty.channel.unix.UnixChannelOption;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
+import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.egress.EgressMode;
+import io.khamsin.container.egress.EgressModes;
 import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
-import io.khamsin.container.http1.Http1ChannelInitializer;
+import io.khamsin.container.http1.Http1Initializer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.transport.ConnectionInitializer;
+import io.khamsin.container.transport.Listener;
+import io.khamsin.container.transport.ListenerInfo;
+import io.khamsin.container.transport.ProtocolSelector;
 import io.khamsin.container.transport.ResolvedTransport;
+import io.khamsin.container.transport.TcpListener;
 import io.khamsin.container.transport.TransportResolver;
 
 /**
@@ -52,6 +46,8 @@ import io.khamsin.container.transport.TransportResolver;
 public final class KhamsinServer {
 
 	private static final Logger logger = LoggerFactory.getLogger(KhamsinServer.class);
+
+	private static final Duration LISTENER_CLOSE = Duration.ofSeconds(2);
 
 	private final KhamsinServerConfig config;
 
@@ -122,21 +118,9 @@ public final class KhamsinServer {
 			try {
 				ResolvedTransport transport = TransportResolver.resolve(this.config.transport());
 				PooledByteBufAllocator.DEFAULT.directBuffer(1).release();
-				Http1ChannelInitializer.preload();
+				Http1Initializer.preload();
 				EventLoopGroup group = newGroup(transport);
-				try {
-					new ServerBootstrap().group(group, group)
-						.channel(transport.serverChannelClass())
-						.childHandler(new ChannelInboundHandlerAdapter())
-						.bind(InetAddress.getLoopbackAddress(), 0)
-						.syncUninterruptibly()
-						.channel()
-						.close()
-						.syncUninterruptibly();
-				}
-				catch (RuntimeException ex) {
-					logger.debug("khamsin could not warm the {} transport: {}", transport.name(), ex.toString());
-				}
+				TcpListener.warmUp(transport, group);
 				prepared.complete(new Prepared(transport, group));
 			}
 			catch (Throwable ex) {
@@ -183,12 +167,6 @@ public final class KhamsinServer {
 		if (transport.fallbackReason() != null) {
 			logger.info("khamsin runs on {} ({})", transport.name(), transport.fallbackReason());
 		}
-		ListenerMode listener = this.config.listener();
-		if (listener == ListenerMode.REUSEPORT && !transport.reusePortSupported()) {
-			logger.info("khamsin.listener=reuseport needs io_uring or epoll; {} listens on one shared socket",
-					transport.name());
-			listener = ListenerMode.SHARED;
-		}
 		this.connections.reset();
 		EventLoopGroup group = (prepared != null) ? prepared.group() : newGroup(transport);
 		AccessLog accessLog = null;
@@ -205,26 +183,15 @@ public final class KhamsinServer {
 		this.metrics.reactorsStarted(group);
 		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards,
 				this.metrics, accessLog);
-		List<Channel> listeners = new ArrayList<>();
+		ExchangeDispatcher exchanges = new ExchangeDispatcher(context);
+		// Where the protocols are chosen: a plain listener speaks HTTP/1.1.
+		ProtocolSelector protocols = ProtocolSelector.cleartext(new Http1Initializer(context, exchanges));
+		TcpListener listener;
 		try {
-			if (listener == ListenerMode.REUSEPORT) {
-				int port = this.config.port();
-				if (port != 0) {
-					claim(port);
-				}
-				for (Iterator<?> it = group.iterator(); it.hasNext();) {
-					EventLoop loop = (EventLoop) it.next();
-					Channel channel = bind(bootstrap(transport, loop, context).option(UnixChannelOption.SO_REUSEPORT, true), port);
-					listeners.add(channel);
-					port = ((InetSocketAddress) channel.localAddress()).getPort();
-				}
-			}
-			else {
-				listeners.add(bind(bootstrap(transport, group, context), this.config.port()));
-			}
+			listener = TcpListener.bind(transport, this.config.listener(), group, this.config.address(),
+					this.config.port(), new ConnectionInitializer(context, protocols), this.config.customizers());
 		}
 		catch (RuntimeException ex) {
-			listeners.forEach(Channel::close);
 			this.metrics.reactorsStopped(group);
 			group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
 			if (accessLog != null) {
@@ -232,69 +199,8 @@ public final class KhamsinServer {
 			}
 			throw ex;
 		}
-		this.running = new Running(group, listeners, transport, listener, accessLog);
+		this.running = new Running(group, List.of(listener), transport, listener.mode(), accessLog);
 		logger.info("khamsin started on {} in {} ms", describe(), (System.nanoTime() - startedAt) / 1_000_000);
-	}
-
-	private ServerBootstrap bootstrap(ResolvedTransport transport, EventLoopGroup group, ServerContext context) {
-		ServerBootstrap bootstrap = new ServerBootstrap().group(group, group)
-			.channel(transport.serverChannelClass())
-			.option(ChannelOption.SO_BACKLOG, 1024)
-			.option(ChannelOption.SO_REUSEADDR, true)
-			// Every transport turns Nagle off on an accepted socket itself: asking again costs a setsockopt each.
-			.childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-			.childOption(ChannelOption.RCVBUF_ALLOCATOR, receiveBuffers())
-			.childHandler(new Http1ChannelInitializer(context));
-		for (KhamsinServerCustomizer customizer : this.config.customizers()) {
-			customizer.customize(bootstrap);
-		}
-		return bootstrap;
-	}
-
-	private static RecvByteBufAllocator receiveBuffers() {
-		// One allocator for all connections: each would otherwise make its own (32 B that every idle connection
-		// keeps); each connection still sizes its reads on its own handle. 16 reads per wake-up is what Netty gives
-		// stream channels (NIO, epoll and io_uring alike) when it makes their allocator.
-		return new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(16);
-	}
-
-	/**
-	 * Fail as a port in use would, when another process already listens on {@code port} with SO_REUSEPORT:
-	 * listeners of the same user that all ask for SO_REUSEPORT share a port, so binding ours would succeed and the
-	 * kernel would hand the other process part of our connections. A socket bound without SO_REUSEPORT cannot
-	 * share, so it finds out; it is closed before the listeners bind.
-	 */
-	private void claim(int port) {
-		InetSocketAddress address = address(port);
-		try (ServerSocket probe = new ServerSocket()) {
-			probe.setReuseAddress(true);
-			probe.bind(address);
-		}
-		catch (BindException ex) {
-			throw new PortInUseException(port, ex);
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("khamsin could not bind " + address + ": " + ex.getMessage(), ex);
-		}
-	}
-
-	private InetSocketAddress address(int port) {
-		return (this.config.address() != null) ? new InetSocketAddress(this.config.address(), port)
-				: new InetSocketAddress(port);
-	}
-
-	private Channel bind(ServerBootstrap bootstrap, int port) {
-		InetSocketAddress address = address(port);
-		try {
-			return bootstrap.bind(address).syncUninterruptibly().channel();
-		}
-		catch (Exception ex) {
-			if (ex instanceof BindException || ex.getCause() instanceof BindException
-					|| String.valueOf(ex.getMessage()).contains("Address already in use")) {
-				throw new PortInUseException(port, ex);
-			}
-			throw new IllegalStateException("khamsin could not bind " + address + ": " + ex.getMessage(), ex);
-		}
 	}
 
 	/**
@@ -311,8 +217,8 @@ public final class KhamsinServer {
 		if (running == null) {
 			return CompletableFuture.completedFuture(ShutdownResult.IDLE);
 		}
-		for (Channel listener : running.listeners()) {
-			listener.close().syncUninterruptibly();
+		for (Listener listener : running.listeners()) {
+			listener.close(LISTENER_CLOSE);
 		}
 		logger.info("khamsin is shutting down gracefully: waiting for {} open connection(s)", this.connections.open());
 		return this.connections.drain();
@@ -332,10 +238,8 @@ public final class KhamsinServer {
 			return;
 		}
 		this.running = null;
-		for (Channel listener : running.listeners()) {
-			// Wait for the close: on io_uring a close still queued when the reactors shut down never runs, and the
-			// port would stay bound.
-			listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+		for (Listener listener : running.listeners()) {
+			listener.close(LISTENER_CLOSE);
 		}
 		this.connections.closeAll();
 		running.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -359,7 +263,7 @@ public final class KhamsinServer {
 		if (running == null) {
 			return -1;
 		}
-		return ((InetSocketAddress) running.listeners().get(0).localAddress()).getPort();
+		return running.listeners().get(0).info().address().getPort();
 	}
 
 	/**
@@ -373,8 +277,40 @@ public final class KhamsinServer {
 			return "not started";
 		}
 		int reactors = this.config.reactors();
-		return "port " + port() + " (http/1.1) with " + reactors + ((reactors == 1) ? " reactor (" : " reactors (")
-				+ running.transport().name() + ", " + running.listener().displayName() + ")";
+		return "port " + port() + " (" + String.join(", ", protocols(listeners())) + ") with " + reactors
+				+ ((reactors == 1) ? " reactor (" : " reactors (") + running.transport().name() + ", "
+				+ running.listener().displayName() + ")";
+	}
+
+	/**
+	 * The listeners of the running server: where each listens and on how many sockets, the protocols it offers and
+	 * its TLS.
+	 * @return the listeners, none when not started
+	 */
+	public synchronized List<ListenerInfo> listeners() {
+		return (this.running != null) ? this.running.listeners().stream().map(Listener::info).toList() : List.of();
+	}
+
+	/**
+	 * The protocols the running server offers on any of its listeners, by their ALPN names.
+	 * @return the protocols, none when not started
+	 */
+	public synchronized List<String> protocols() {
+		return protocols(listeners());
+	}
+
+	private static List<String> protocols(List<ListenerInfo> listeners) {
+		return listeners.stream().flatMap((listener) -> listener.protocols().stream()).distinct().toList();
+	}
+
+	/**
+	 * The ways response bodies can leave the running server, from what its listeners serve and what the kernel
+	 * offers, with the reason when one is not available.
+	 * @return the egress modes, none when not started
+	 */
+	public synchronized List<EgressMode> egressModes() {
+		Running running = this.running;
+		return (running != null) ? EgressModes.of(running.transport(), listeners()) : List.of();
 	}
 
 	/** @return the configuration */
@@ -410,7 +346,7 @@ public final class KhamsinServer {
 	private record Prepared(ResolvedTransport transport, EventLoopGroup group) {
 	}
 
-	private record Running(EventLoopGroup group, List<Channel> listeners, ResolvedTransport transport,
+	private record Running(EventLoopGroup group, List<Listener> listeners, ResolvedTransport transport,
 			ListenerMode listener, AccessLog accessLog) {
 	}
 

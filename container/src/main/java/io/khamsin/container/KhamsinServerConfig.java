@@ -94,18 +94,6 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		}
 	}
 
-	/**
-	 * A configuration without an access log, as before it existed.
-	 */
-	public KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport, ListenerMode listener,
-			int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout, Duration headerReadTimeout,
-			Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize, String serverHeader,
-			List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers) {
-		this(address, port, reactors, transport, listener, maxInitialLineLength, maxHeaderSize, idleTimeout,
-				headerReadTimeout, bodyReadTimeout, maxConnections, maxRequestBodySize, serverHeader, fixedResponses,
-				customizers, AccessLogConfig.disabled());
-	}
-
 	private static void requirePositive(String name, int value) {
 		if (value <= 0) {
 			throw new IllegalArgumentException(name + " must be positive, was " + value);

@@ -7,7 +7,12 @@ public final class PortInUseException extends IllegalStateException {
 
 	private final int port;
 
-	PortInUseException(int port, Throwable cause) {
+	/**
+	 * Create the exception.
+	 * @param port the port that could not be bound
+	 * @param cause why
+	 */
+	public PortInUseException(int port, Throwable cause) {
 		super("Port " + port + " is already in use: stop the process that holds it or choose another port", cause);
 		this.port = port;
 	}

@@ -172,7 +172,10 @@ class KhamsinObservabilityTests {
 		assertThat(khamsin.path("protocols").get(0).asString()).isEqualTo("http/1.1");
 		assertThat(khamsin.path("guards").path("settings").path("max-connections").asInt()).isEqualTo(10000);
 		assertThat(khamsin.path("guards").path("events").path("bad-request").asLong()).isZero();
-		assertThat(khamsin.path("tls").path("provider").asString()).isEqualTo("none yet");
+		assertThat(khamsin.path("server").path("listeners").get(0).path("protocols").get(0).asString())
+			.isEqualTo("http/1.1");
+		assertThat(khamsin.path("tls").path("provider").asString()).isEqualTo("none");
+		assertThat(khamsin.path("tls").path("reason").asString()).isEqualTo("no listener serves TLS");
 		JsonNode ktls = null;
 		for (JsonNode egress : khamsin.path("egress")) {
 			if (egress.path("mode").asString().equals("ktls")) {

@@ -12,21 +12,41 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseCookie;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.WebFilter;
 
 /**
  * Routes that only the integration suite needs: failing handlers, a slow reader, streams without a length,
- * cookies and the peer's address. Added as a source of the test application (not component-scanned).
+ * cookies, the peer's address, and a filter that adds to the response what a test asks for. Added as a source of the test application (not component-scanned).
  */
 class TestRoutes {
 
 	@Bean
 	GatedEvents gatedEvents() {
 		return new GatedEvents();
+	}
+
+	/**
+	 * Adds a cookie, a header and a header set at commit to the response of a request that asks for them with
+	 * {@code X-Probe}, as an authentication or session filter would.
+	 */
+	@Bean
+	WebFilter probeFilter() {
+		return (exchange, chain) -> {
+			String probe = exchange.getRequest().getHeaders().getFirst("X-Probe");
+			if (probe != null) {
+				ServerHttpResponse response = exchange.getResponse();
+				response.addCookie(ResponseCookie.from("probe", probe).path("/").httpOnly(true).build());
+				response.getHeaders().set("X-Probe-Filter", probe);
+				response.beforeCommit(() -> Mono.fromRunnable(() -> response.getHeaders().set("X-Probe-Commit", probe)));
+			}
+			return chain.filter(exchange);
+		};
 	}
 
 	@Bean

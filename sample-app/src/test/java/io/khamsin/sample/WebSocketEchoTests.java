@@ -16,11 +16,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.test.RawHttpConnection;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The WebSocket echo (RFC 6455) through the JDK's WebSocket client: text and binary messages come back as sent,
- * and a close handshake answers the client's status code.
+ * a close handshake answers the client's status code, and the handshake carries what a web filter added.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WebSocketEchoTests {
@@ -52,6 +54,22 @@ class WebSocketEchoTests {
 		webSocket.sendClose(4000, "done").get(10, TimeUnit.SECONDS);
 		assertThat(recorder.next()).isEqualTo("close:4000");
 		assertThat(webSocket.isInputClosed()).isTrue();
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void theHandshakeCarriesTheCookiesAndHeadersAWebFilterAdds(Container container) throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(container.server().port())) {
+			RawHttpConnection.Response handshake = connection.send("GET /ws/echo HTTP/1.1\r\nHost: localhost\r\n"
+					+ "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+					+ "Sec-WebSocket-Version: 13\r\nX-Probe: ws\r\n\r\n")
+				.readHead();
+			assertThat(handshake.status()).isEqualTo(101);
+			assertThat(handshake.header("Sec-WebSocket-Accept")).isEqualTo("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+			assertThat(handshake.header("Set-Cookie")).startsWith("probe=ws").containsIgnoringCase("HttpOnly");
+			assertThat(handshake.header("X-Probe-Filter")).isEqualTo("ws");
+			assertThat(handshake.header("X-Probe-Commit")).isEqualTo("ws");
+		}
 	}
 
 	/**

@@ -13,19 +13,21 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 
-import io.khamsin.actuate.endpoint.EgressModes.EgressMode;
 import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.egress.EgressMode;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.ReactorSnapshot;
+import io.khamsin.container.transport.ListenerInfo;
 import io.khamsin.container.transport.ResolvedTransport;
 
 /**
  * {@link Endpoint @Endpoint} that tells what khamsin runs and how it is doing: version, transport, listener
- * mode, reactors with their connections and load, protocols, guards with their settings and counts, TLS and
- * the egress modes available, with the reason when one is not.
+ * mode, reactors with their connections and load, the listeners with the protocols and TLS each offers, guards
+ * with their settings and counts, and the egress modes available, with the reason when one is not. Everything
+ * but the version is read from the running server.
  */
 @Endpoint(id = "khamsin")
 public class KhamsinEndpoint {
@@ -49,21 +51,25 @@ public class KhamsinEndpoint {
 	@ReadOperation
 	public KhamsinDescriptor khamsin() {
 		KhamsinServer server = server();
-		ServerDescriptor serverDescriptor = null;
-		GuardsDescriptor guards = null;
-		if (server != null) {
-			ResolvedTransport transport = server.transport();
-			KhamsinServerConfig config = server.config();
-			serverDescriptor = new ServerDescriptor(server.isRunning(), server.port(),
-					(transport != null) ? transport.name() : null,
-					(transport != null) ? transport.fallbackReason() : null,
-					(server.listenerMode() != null) ? server.listenerMode().displayName() : null, config.reactors());
-			guards = new GuardsDescriptor(settings(config), counts());
+		if (server == null) {
+			return new KhamsinDescriptor(VERSION, null, List.of(), this.metrics.reactors(), this.metrics.totals(), null,
+					null, List.of(), metricsDescriptor());
 		}
-		return new KhamsinDescriptor(VERSION, serverDescriptor, List.of("http/1.1"), this.metrics.reactors(),
-				this.metrics.totals(), guards, new TlsDescriptor("none yet", "khamsin does not serve TLS yet"),
-				EgressModes.detect(EgressModes.AVAILABLE_ULPS), new MetricsDescriptor(this.metrics.enabled(),
-						this.metrics.config().maxRoutes(), this.metrics.config().interval()));
+		ResolvedTransport transport = server.transport();
+		KhamsinServerConfig config = server.config();
+		List<ListenerInfo> listeners = server.listeners();
+		ServerDescriptor serverDescriptor = new ServerDescriptor(server.isRunning(), server.port(),
+				(transport != null) ? transport.name() : null, (transport != null) ? transport.fallbackReason() : null,
+				(server.listenerMode() != null) ? server.listenerMode().displayName() : null, config.reactors(),
+				listeners.stream().map(ListenerDescriptor::of).toList());
+		return new KhamsinDescriptor(VERSION, serverDescriptor, server.protocols(), this.metrics.reactors(),
+				this.metrics.totals(), new GuardsDescriptor(settings(config), counts()), TlsDescriptor.of(listeners),
+				server.egressModes(), metricsDescriptor());
+	}
+
+	private MetricsDescriptor metricsDescriptor() {
+		return new MetricsDescriptor(this.metrics.enabled(), this.metrics.config().maxRoutes(),
+				this.metrics.config().interval());
 	}
 
 	private KhamsinServer server() {
@@ -110,12 +116,12 @@ public class KhamsinEndpoint {
 	 *
 	 * @param version khamsin's version
 	 * @param server the server, or {@code null} when khamsin does not serve this context
-	 * @param protocols the protocols served
+	 * @param protocols the protocols its listeners offer, none when it is not running
 	 * @param reactors each reactor's connections, requests, bytes and pending tasks
 	 * @param totals the sum over every reactor since start
-	 * @param guards the guards' settings and counts
-	 * @param tls the TLS provider
-	 * @param egress the egress modes
+	 * @param guards the guards' settings and counts, or {@code null} without a server
+	 * @param tls the TLS provider of its listeners, or {@code null} without a server
+	 * @param egress the egress modes of its listeners
 	 * @param metrics what the engine records
 	 */
 	public record KhamsinDescriptor(String version, ServerDescriptor server, List<String> protocols,
@@ -133,9 +139,28 @@ public class KhamsinEndpoint {
 	 * @param transportFallbackReason why a better transport was not used, or {@code null}
 	 * @param listener the listener mode in force
 	 * @param reactors the number of reactors configured
+	 * @param listeners what each listener offers
 	 */
 	public record ServerDescriptor(boolean running, int port, String transport, String transportFallbackReason,
-			String listener, int reactors) {
+			String listener, int reactors, List<ListenerDescriptor> listeners) {
+
+	}
+
+	/**
+	 * A listener.
+	 *
+	 * @param address the address it listens on
+	 * @param port its port
+	 * @param sockets its listening sockets
+	 * @param protocols the protocols it offers, by their ALPN names
+	 * @param tls its TLS provider, or {@code none}
+	 */
+	public record ListenerDescriptor(String address, int port, int sockets, List<String> protocols, String tls) {
+
+		static ListenerDescriptor of(ListenerInfo listener) {
+			return new ListenerDescriptor(listener.address().getAddress().getHostAddress(), listener.address().getPort(),
+					listener.sockets(), listener.protocols(), listener.tls());
+		}
 
 	}
 
@@ -152,10 +177,21 @@ public class KhamsinEndpoint {
 	/**
 	 * TLS.
 	 *
-	 * @param provider the TLS provider
-	 * @param reason why
+	 * @param provider the TLS providers of the listeners that serve TLS, or {@code none}
+	 * @param reason which listeners serve TLS, or why none does
 	 */
 	public record TlsDescriptor(String provider, String reason) {
+
+		static TlsDescriptor of(List<ListenerInfo> listeners) {
+			List<ListenerInfo> secure = listeners.stream().filter(ListenerInfo::secure).toList();
+			if (secure.isEmpty()) {
+				return new TlsDescriptor(ListenerInfo.NO_TLS, listeners.isEmpty() ? "the server is not running"
+						: "no listener serves TLS");
+			}
+			return new TlsDescriptor(String.join(", ", secure.stream().map(ListenerInfo::tls).distinct().toList()),
+					"served on port(s) " + String.join(", ",
+							secure.stream().map((listener) -> Integer.toString(listener.address().getPort())).toList()));
+		}
 
 	}
 

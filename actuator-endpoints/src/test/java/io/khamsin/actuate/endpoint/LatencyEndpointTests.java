@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
+import io.khamsin.actuate.endpoint.LatencyEndpoint.Interval;
 import io.khamsin.actuate.endpoint.LatencyEndpoint.LatencyDescriptor;
 import io.khamsin.actuate.endpoint.LatencyEndpoint.Percentiles;
 import io.khamsin.container.KhamsinServer;
@@ -71,6 +73,75 @@ class LatencyEndpointTests {
 			assertThat(all.max()).isLessThanOrEqualTo(all.p9999());
 			assertThat(latency.interval()).isNotNull();
 		});
+	}
+
+	@Test
+	void eachLastIntervalHoldsTheRequestsServedInItAndTheyAddUpToThoseSinceStart() throws Exception {
+		KhamsinMetrics metrics = KhamsinMetrics.create(MetricsConfig.builder().interval(Duration.ofMillis(200)).build());
+		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).build(),
+				new TestRoutes(Path.of("missing")).handler(), metrics);
+		server.start();
+		try {
+			// An interval ends at the first read after its end, and that read reports it, so reading in a loop sees
+			// every interval once, however the requests fell into them.
+			LatencyEndpoint endpoint = new LatencyEndpoint(metrics);
+			Intervals intervals = new Intervals();
+			get(server, 4);
+			await().atMost(Duration.ofSeconds(20)).until(() -> intervals.read(endpoint) == 4);
+			get(server, 3);
+			await().atMost(Duration.ofSeconds(20)).until(() -> intervals.read(endpoint) == 7);
+			LatencyDescriptor latest = (LatencyDescriptor) endpoint.latency(null).getBody();
+			assertThat(count(latest.sinceStart())).isEqualTo(7);
+			assertThat(intervals.contiguous).as("each interval starts where the one before ended").isTrue();
+			// Once nothing is served, an interval that ends has nothing in it.
+			await().atMost(Duration.ofSeconds(20))
+				.untilAsserted(() -> assertThat(((LatencyDescriptor) endpoint.latency(null).getBody()).lastInterval())
+					.isEmpty());
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	/** The requests of every last interval read so far, each counted when it is first reported. */
+	private static final class Intervals {
+
+		private Interval last;
+
+		private long requests;
+
+		private boolean contiguous = true;
+
+		long read(LatencyEndpoint endpoint) {
+			LatencyDescriptor latency = (LatencyDescriptor) endpoint.latency(null).getBody();
+			Interval interval = latency.interval();
+			if (interval != null && !interval.equals(this.last)) {
+				if (this.last != null && !interval.start().equals(this.last.end())) {
+					this.contiguous = false;
+				}
+				this.last = interval;
+				this.requests += count(latency.lastInterval());
+				latency.lastInterval().forEach((entry) -> {
+					assertThat(entry.route()).isEqualTo("other");
+					assertThat(entry.status()).isEqualTo("2xx");
+					assertThat(entry.p50()).isPositive().isLessThanOrEqualTo(entry.max());
+				});
+			}
+			return this.requests;
+		}
+
+	}
+
+	private static void get(KhamsinServer server, int times) throws Exception {
+		HttpClient client = HttpClient.newHttpClient();
+		for (int i = 0; i < times; i++) {
+			client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/plaintext")).build(),
+					HttpResponse.BodyHandlers.ofString());
+		}
+	}
+
+	private static long count(List<Percentiles> percentiles) {
+		return percentiles.stream().mapToLong(Percentiles::count).sum();
 	}
 
 	@Test

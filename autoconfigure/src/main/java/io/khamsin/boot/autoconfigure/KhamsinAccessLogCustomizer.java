@@ -4,6 +4,7 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.core.Ordered;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
+import io.khamsin.container.accesslog.AccessLogConfig;
 
 /**
  * Applies {@link KhamsinAccessLogProperties} to a {@link KhamsinReactiveWebServerFactory}.
@@ -24,12 +25,14 @@ public class KhamsinAccessLogCustomizer
 
 	@Override
 	public void customize(KhamsinReactiveWebServerFactory factory) {
+		AccessLogConfig accessLog;
 		try {
-			factory.setAccessLog(this.properties.toAccessLogConfig());
+			accessLog = this.properties.toAccessLogConfig();
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("Invalid khamsin.access-log settings: " + ex.getMessage(), ex);
 		}
+		factory.addConfigCustomizers((config) -> config.accessLog(accessLog));
 	}
 
 }

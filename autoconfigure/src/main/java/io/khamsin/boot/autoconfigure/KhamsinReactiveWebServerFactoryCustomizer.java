@@ -1,5 +1,6 @@
 package io.khamsin.boot.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -12,11 +13,13 @@ import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
+import io.khamsin.container.FixedResponse;
 
 /**
  * Applies {@link KhamsinProperties} and the khamsin-specific {@code server.*} settings (request header size,
- * server header) to a {@link KhamsinReactiveWebServerFactory}. Port, address, shutdown, SSL, HTTP/2 and
- * compression are applied by Boot's own {@code ReactiveWebServerFactoryCustomizer}.
+ * server header) to a {@link KhamsinReactiveWebServerFactory}: the engine options as a customizer of its
+ * configuration, so that each default stays the engine's. Port, address, shutdown, SSL, HTTP/2 and compression
+ * are applied by Boot's own {@code ReactiveWebServerFactoryCustomizer}.
  */
 public class KhamsinReactiveWebServerFactoryCustomizer
 		implements WebServerFactoryCustomizer<KhamsinReactiveWebServerFactory>, Ordered {
@@ -40,36 +43,57 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 
 	@Override
 	public void customize(KhamsinReactiveWebServerFactory factory) {
-		PropertyMapper map = PropertyMapper.get();
+		customizeEngine(factory);
+		List<FixedResponse> fixedResponses = fixedResponses();
+		if (!fixedResponses.isEmpty()) {
+			factory.addConfigCustomizers((config) -> config.fixedResponses(fixedResponses));
+		}
+	}
+
+	/**
+	 * Apply what a management server shares with the main one: the engine settings of {@code khamsin.*}, the
+	 * largest request head and the {@code Server} header, but not the fixed responses, which belong to the
+	 * application. Values are checked now, so that a wrong one names its property when the context starts.
+	 * @param factory the factory to customize
+	 */
+	public void customizeEngine(KhamsinReactiveWebServerFactory factory) {
 		KhamsinProperties khamsin = this.khamsinProperties;
-		map.from(khamsin::reactors).to(factory::setReactors);
-		map.from(khamsin::transport).to(factory::setTransport);
-		map.from(khamsin::listener).to(factory::setListener);
-		map.from(khamsin::maxInitialLineLength)
-			.as((size) -> toInt("khamsin.max-initial-line-length", size))
-			.to(factory::setMaxInitialLineLength);
-		map.from(khamsin::idleTimeout).to(factory::setIdleTimeout);
-		map.from(khamsin::headerReadTimeout).to(factory::setHeaderReadTimeout);
-		map.from(khamsin::bodyReadTimeout).to(factory::setBodyReadTimeout);
-		map.from(khamsin::maxConnections).to(factory::setMaxConnections);
-		map.from(khamsin::maxRequestBodySize).as(DataSize::toBytes).to(factory::setMaxRequestBodySize);
-		List<KhamsinProperties.FixedResponseProperties> fixed = khamsin.fixedResponses();
-		for (int i = 0; i < fixed.size(); i++) {
+		int maxInitialLineLength = toInt("khamsin.max-initial-line-length", khamsin.maxInitialLineLength());
+		DataSize maxHeaderSize = this.serverProperties.getMaxHttpRequestHeaderSize();
+		Integer maxHeaderBytes = (maxHeaderSize != null) ? toInt("server.max-http-request-header-size", maxHeaderSize)
+				: null;
+		factory.addConfigCustomizers((config) -> {
+			PropertyMapper map = PropertyMapper.get();
+			map.from(khamsin::reactors).to(config::reactors);
+			map.from(khamsin::transport).to(config::transport);
+			map.from(khamsin::listener).to(config::listener);
+			map.from(maxInitialLineLength).to(config::maxInitialLineLength);
+			map.from(maxHeaderBytes).to(config::maxHeaderSize);
+			map.from(khamsin::idleTimeout).to(config::idleTimeout);
+			map.from(khamsin::headerReadTimeout).to(config::headerReadTimeout);
+			map.from(khamsin::bodyReadTimeout).to(config::bodyReadTimeout);
+			map.from(khamsin::maxConnections).to(config::maxConnections);
+			map.from(khamsin::maxRequestBodySize).as(DataSize::toBytes).to(config::maxRequestBodySize);
+		});
+		PropertyMapper.get().from(this.serverProperties::getServerHeader).to(factory::setServerHeader);
+		if (this.serverProperties.getForwardHeadersStrategy() == ForwardHeadersStrategy.NATIVE) {
+			logger.warn("khamsin does not read X-Forwarded-* and Forwarded headers itself yet: "
+					+ "server.forward-headers-strategy=native is ignored. Set it to 'framework' instead");
+		}
+	}
+
+	private List<FixedResponse> fixedResponses() {
+		List<KhamsinProperties.FixedResponseProperties> properties = this.khamsinProperties.fixedResponses();
+		List<FixedResponse> fixedResponses = new ArrayList<>();
+		for (int i = 0; i < properties.size(); i++) {
 			try {
-				factory.getFixedResponses().add(fixed.get(i).toFixedResponse());
+				fixedResponses.add(properties.get(i).toFixedResponse());
 			}
 			catch (IllegalArgumentException ex) {
 				throw new IllegalArgumentException("khamsin.fixed-responses[" + i + "]: " + ex.getMessage(), ex);
 			}
 		}
-		map.from(this.serverProperties::getMaxHttpRequestHeaderSize)
-			.as((size) -> toInt("server.max-http-request-header-size", size))
-			.to(factory::setMaxHeaderSize);
-		map.from(this.serverProperties::getServerHeader).to(factory::setServerHeader);
-		if (this.serverProperties.getForwardHeadersStrategy() == ForwardHeadersStrategy.NATIVE) {
-			logger.warn("khamsin does not read X-Forwarded-* and Forwarded headers itself yet: "
-					+ "server.forward-headers-strategy=native is ignored. Set it to 'framework' instead");
-		}
+		return List.copyOf(fixedResponses);
 	}
 
 	private static int toInt(String property, DataSize size) {

@@ -187,7 +187,7 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 
 		@Bean
 		WebServerFactoryCustomizer<KhamsinReactiveWebServerFactory> maxConnectionsCustomizer() {
-			return (factory) -> factory.setMaxConnections(7);
+			return (factory) -> factory.addConfigCustomizers((config) -> config.maxConnections(7));
 		}
 
 	}

@@ -15,9 +15,19 @@ import org.HdrHistogram.Histogram;
  * @param sendLagP99Nanos p99 of how late requests left against the schedule (high: the generator fell behind)
  * @param bodyBytes response body bytes received in the window
  * @param windowNanos the length of the window
+ * @param handshakes TLS handshakes completed in the window (0 in cleartext)
+ * @param resumedHandshakes those of them that resumed an earlier session, as the client's engine saw it
  */
 public record LoadResult(double offeredRate, double achievedRate, long completed, long errors, String firstError,
-		Histogram responseTime, long serviceTimeP99Nanos, long sendLagP99Nanos, long bodyBytes, long windowNanos) {
+		Histogram responseTime, long serviceTimeP99Nanos, long sendLagP99Nanos, long bodyBytes, long windowNanos,
+		long handshakes, long resumedHandshakes) {
+
+	/** A result in cleartext. */
+	public LoadResult(double offeredRate, double achievedRate, long completed, long errors, String firstError,
+			Histogram responseTime, long serviceTimeP99Nanos, long sendLagP99Nanos, long bodyBytes, long windowNanos) {
+		this(offeredRate, achievedRate, completed, errors, firstError, responseTime, serviceTimeP99Nanos,
+				sendLagP99Nanos, bodyBytes, windowNanos, 0, 0);
+	}
 
 	/**
 	 * A response-time percentile.

@@ -10,9 +10,13 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -67,6 +71,10 @@ final class LoadRun {
 
 	private int perRequestOpen;
 
+	private long handshakes;
+
+	private long resumedHandshakes;
+
 	private boolean finished;
 
 	/** Whether the schedule has started. */
@@ -114,7 +122,20 @@ final class LoadRun {
 	}
 
 	private ChannelFuture connect(Connection connection) {
-		return this.bootstrap.clone().handler(new ConnectionHandler(connection)).connect(this.spec.address());
+		ChannelHandler handler = new ConnectionHandler(connection);
+		ClientTls tls = this.spec.tls();
+		if (tls != null) {
+			InetSocketAddress address = this.spec.address();
+			ChannelHandler plain = handler;
+			handler = new ChannelInitializer<Channel>() {
+				@Override
+				protected void initChannel(Channel channel) {
+					channel.pipeline().addLast(tls.newHandler(channel.alloc(), address.getHostString(), address.getPort()),
+							plain);
+				}
+			};
+		}
+		return this.bootstrap.clone().handler(handler).connect(this.spec.address());
 	}
 
 	private void begin() {
@@ -125,7 +146,15 @@ final class LoadRun {
 		this.start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
 		this.windowStart = this.start + this.spec.warmup().toNanos();
 		this.windowEnd = this.windowStart + this.spec.duration().toNanos();
-		if (this.spec.closedLoop()) {
+		if (this.spec.closedLoop() && this.spec.connectionPerRequest()) {
+			this.loop.schedule(() -> {
+				for (int i = 0; i < this.spec.connections(); i++) {
+					openForRequest(System.nanoTime());
+				}
+			}, 1, TimeUnit.MILLISECONDS);
+			this.loop.schedule(this::drain, this.windowEnd - System.nanoTime(), TimeUnit.NANOSECONDS);
+		}
+		else if (this.spec.closedLoop()) {
 			this.loop.schedule(() -> {
 				for (Connection connection : this.connections) {
 					connection.send(System.nanoTime());
@@ -262,7 +291,8 @@ final class LoadRun {
 		Histogram copy = this.recorder.responseTime().copy();
 		this.result.complete(new LoadResult(this.spec.rate(), this.completedInWindow / (window / 1e9), this.completed,
 				this.errors, this.firstError, copy, this.recorder.serviceTime().getValueAtPercentile(99),
-				this.recorder.sendLag().getValueAtPercentile(99), this.bodyBytes, window));
+				this.recorder.sendLag().getValueAtPercentile(99), this.bodyBytes, window, this.handshakes,
+				this.resumedHandshakes));
 	}
 
 	private void fail(Throwable cause) {
@@ -330,8 +360,28 @@ final class LoadRun {
 			if (!future.isSuccess()) {
 				this.perRequestOpen--;
 				error(intended, "connect failed: " + future.cause().getMessage());
+				replace();
 			}
 		});
+	}
+
+	/** In a closed-loop run with a connection per request: open the next connection in place of one that ended. */
+	private void replace() {
+		if (this.spec.closedLoop() && this.spec.connectionPerRequest() && !this.finished) {
+			long now = System.nanoTime();
+			if (now < this.windowEnd) {
+				openForRequest(now);
+			}
+		}
+	}
+
+	private void handshaken(SslHandshakeCompletionEvent event, SslHandler handler) {
+		if (event.isSuccess() && inWindow(System.nanoTime())) {
+			this.handshakes++;
+			if (ClientTls.resumed(handler.engine())) {
+				this.resumedHandshakes++;
+			}
+		}
 	}
 
 	/** One connection's state: its waiting requests and the one in flight. */
@@ -383,6 +433,7 @@ final class LoadRun {
 				LoadRun.this.perRequestOpen--;
 				this.perRequest = false;
 				this.channel.close();
+				replace();
 				return;
 			}
 			if (close) {
@@ -441,6 +492,7 @@ final class LoadRun {
 			if (this.perRequest) {
 				LoadRun.this.perRequestOpen--;
 				this.perRequest = false;
+				replace();
 				return;
 			}
 			if (this.keepAlive && !LoadRun.this.finished) {
@@ -490,6 +542,14 @@ final class LoadRun {
 		@Override
 		public void channelInactive(ChannelHandlerContext ctx) {
 			this.connection.inactive(ctx.channel());
+		}
+
+		@Override
+		public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+			if (event instanceof SslHandshakeCompletionEvent handshake) {
+				handshaken(handshake, ctx.pipeline().get(SslHandler.class));
+			}
+			ctx.fireUserEventTriggered(event);
 		}
 
 		@Override

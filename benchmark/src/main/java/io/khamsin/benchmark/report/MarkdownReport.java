@@ -104,7 +104,7 @@ public final class MarkdownReport {
 			}
 			// A target left out by design (a scenario it does not belong to) is "not run"; one that failed is "excluded".
 			section.excluded().forEach((target, why) -> md.append("| ").append(target)
-				.append((why.startsWith("measured only in") || why.equals("does not apply")) ? " | not run" : " | excluded")
+				.append((why.startsWith("measured only in") || why.startsWith("does not apply")) ? " | not run" : " | excluded")
 				.append(" | | | | | | | | ").append(why.replace("|", "/")).append(" |\n"));
 			fastPath(md, section);
 			featureCosts(md, section);

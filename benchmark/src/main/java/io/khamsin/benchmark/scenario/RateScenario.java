@@ -7,12 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.khamsin.benchmark.load.ClientTls;
 import io.khamsin.benchmark.load.LoadResult;
 import io.khamsin.benchmark.load.LoadSpec;
 import io.khamsin.benchmark.load.RateSearch;
 import io.khamsin.benchmark.load.RequestTemplate;
 import io.khamsin.benchmark.os.CoreUsage;
 import io.khamsin.benchmark.target.Route;
+import io.khamsin.benchmark.target.Wire;
 
 /**
  * A throughput scenario: the highest fixed rate with p99 under a bound, no errors and 90% achieved, found by an
@@ -40,15 +42,18 @@ final class RateScenario implements Scenario {
 
 	private final boolean headline;
 
+	private final Wire wire;
+
 	/** The equal-load rates, requests per second, once calibrated; {@code null} before, or when not a headline. */
 	private final double[] ladder;
 
 	RateScenario(String name, Route route, double p99BoundMillis, int connections, boolean connectionPerRequest) {
-		this(name, route, p99BoundMillis, connections, connectionPerRequest, false, null);
+		this(name, route, p99BoundMillis, connections, connectionPerRequest, false, null, Wire.HTTP1);
 	}
 
 	private RateScenario(String name, Route route, double p99BoundMillis, int connections,
-			boolean connectionPerRequest, boolean headline, double[] ladder) {
+			boolean connectionPerRequest, boolean headline, double[] ladder, Wire wire) {
+		this.wire = wire;
 		this.name = name;
 		this.route = route;
 		this.p99BoundMillis = p99BoundMillis;
@@ -60,7 +65,17 @@ final class RateScenario implements Scenario {
 
 	/** A headline scenario: measured at equal load too, and with both closed-loop tools. */
 	static RateScenario headline(String name, Route route, double p99BoundMillis, int connections) {
-		return new RateScenario(name, route, p99BoundMillis, connections, false, true, null);
+		return new RateScenario(name, route, p99BoundMillis, connections, false, true, null, Wire.HTTP1);
+	}
+
+	/** A keep-alive scenario over TLS: HTTP/1.1 on TLS 1.3, wrk and the generator both speaking it. */
+	static RateScenario overTls(String name, Route route, double p99BoundMillis, int connections) {
+		return new RateScenario(name, route, p99BoundMillis, connections, false, false, null, Wire.HTTPS);
+	}
+
+	@Override
+	public Wire wire() {
+		return this.wire;
 	}
 
 	/** @return whether this is a headline scenario (status, json) */
@@ -86,7 +101,7 @@ final class RateScenario implements Scenario {
 	/** This scenario with {@code bound} in place of a 1 ms bound; other bounds are kept. */
 	RateScenario withBound(double bound) {
 		return (this.p99BoundMillis == 1) ? new RateScenario(this.name, this.route, bound, this.connections,
-				this.connectionPerRequest, this.headline, this.ladder) : this;
+				this.connectionPerRequest, this.headline, this.ladder, this.wire) : this;
 	}
 
 	@Override
@@ -96,8 +111,8 @@ final class RateScenario implements Scenario {
 
 	@Override
 	public String figure() {
-		return String.format("%s %s, %s: req/s with p99 <= %s ms (open loop, rate search); closed-loop peak (wrk -t1 "
-				+ "-c%d) beside%s", this.route.method(), this.route.path(),
+		return String.format("%s %s%s, %s: req/s with p99 <= %s ms (open loop, rate search); closed-loop peak (wrk -t1 "
+				+ "-c%d) beside%s", this.route.method(), this.route.path(), this.wire.tls() ? " over TLS 1.3" : "",
 				this.connectionPerRequest ? "a new connection per request" : this.connections + " keep-alive connections",
 				fmt(this.p99BoundMillis), this.connections,
 				this.headline ? "; and every target's latency at the same fixed rates (equal load), open loop" : "");
@@ -123,11 +138,16 @@ final class RateScenario implements Scenario {
 		// A trial that left requests unanswered has failed whatever comes later: do not wait long for them.
 		Duration drain = Duration.ofMillis(500);
 		if (this.connectionPerRequest) {
-			return LoadSpec.connectionPerRequest(target.process().address(), request(target), rate, warmup, window)
-				.withDrainTimeout(drain);
+			return tls(LoadSpec.connectionPerRequest(target.process().address(), request(target), rate, warmup, window)
+				.withDrainTimeout(drain));
 		}
-		return LoadSpec.openLoop(target.process().address(), request(target), this.connections, rate, warmup, window)
-			.withDrainTimeout(drain);
+		return tls(LoadSpec.openLoop(target.process().address(), request(target), this.connections, rate, warmup,
+				window).withDrainTimeout(drain));
+	}
+
+	/** @return {@code spec} on this scenario's wire: over TLS 1.3 when it is a TLS wire */
+	private LoadSpec tls(LoadSpec spec) {
+		return this.wire.tls() ? spec.withTls(ClientTls.resuming()) : spec;
 	}
 
 	@Override
@@ -157,15 +177,15 @@ final class RateScenario implements Scenario {
 	private double closedLoopWindow(RunContext context, RunningTarget target, double seconds) {
 		Duration window = Duration.ofMillis((long) (seconds * 1000));
 		if (context.wrk().available()) {
-			return context.wrk().peak(target.process().address(), this.route, this.connections,
+			return context.wrk().peak(target.process().address(), this.wire, this.route, this.connections,
 					(int) Math.round(seconds), this.connectionPerRequest).rate();
 		}
 		if (this.connectionPerRequest) {
-			return context.generator().run(LoadSpec.connectionPerRequest(target.process().address(),
-					request(target), 2_000, Duration.ZERO, window)).achievedRate();
+			return context.generator().run(tls(LoadSpec.connectionPerRequest(target.process().address(),
+					request(target), 2_000, Duration.ZERO, window))).achievedRate();
 		}
-		return context.generator().run(LoadSpec.closedLoop(target.process().address(), request(target),
-				this.connections, Duration.ZERO, window)).achievedRate();
+		return context.generator().run(tls(LoadSpec.closedLoop(target.process().address(), request(target),
+				this.connections, Duration.ZERO, window))).achievedRate();
 	}
 
 	@Override
@@ -191,7 +211,7 @@ final class RateScenario implements Scenario {
 				String.join(" / ", Arrays.stream(EQUAL_LOAD).mapToObj((f) -> Math.round(f * 100) + "%").toList()),
 				slowest, lowest));
 		return new RateScenario(this.name, this.route, this.p99BoundMillis, this.connections,
-				this.connectionPerRequest, this.headline, rates);
+				this.connectionPerRequest, this.headline, rates, this.wire);
 	}
 
 	/**
@@ -306,7 +326,7 @@ final class RateScenario implements Scenario {
 		CoreUsage load = CoreUsage.start(settings.loadCore());
 		double peak;
 		if (context.wrk().available()) {
-			Wrk.Peak result = context.wrk().peak(target.process().address(), this.route, this.connections,
+			Wrk.Peak result = context.wrk().peak(target.process().address(), this.wire, this.route, this.connections,
 					settings.peakSeconds(), this.connectionPerRequest);
 			peak = result.rate();
 			if (!result.errors().isEmpty()) {
@@ -315,8 +335,8 @@ final class RateScenario implements Scenario {
 			extras.put("closed_loop_tool", "wrk");
 		}
 		else {
-			LoadResult result = context.generator().run(LoadSpec.closedLoop(target.process().address(),
-					request(target), this.connections, Duration.ZERO, Duration.ofSeconds(settings.peakSeconds())));
+			LoadResult result = context.generator().run(tls(LoadSpec.closedLoop(target.process().address(),
+					request(target), this.connections, Duration.ZERO, Duration.ofSeconds(settings.peakSeconds()))));
 			peak = result.achievedRate();
 			extras.put("closed_loop_tool", "khamsin-benchmark closed loop (wrk not installed)");
 		}
@@ -325,8 +345,8 @@ final class RateScenario implements Scenario {
 		context.progress().step(target.name(), round, settings.rounds(),
 				String.format("closed-loop peak %,.0f req/s (load core %.0f%%)", peak, load.busyPercent()));
 		if (this.headline && context.wrk().available()) {
-			LoadResult own = context.generator().run(LoadSpec.closedLoop(target.process().address(), request(target),
-					this.connections, Duration.ZERO, Duration.ofSeconds(settings.peakSeconds())));
+			LoadResult own = context.generator().run(tls(LoadSpec.closedLoop(target.process().address(),
+					request(target), this.connections, Duration.ZERO, Duration.ofSeconds(settings.peakSeconds()))));
 			extras.put("closed_loop_peak_generator", Math.round(own.achievedRate()));
 			context.progress().step(target.name(), round, settings.rounds(),
 					String.format("closed-loop peak by the generator %,.0f req/s", own.achievedRate()));

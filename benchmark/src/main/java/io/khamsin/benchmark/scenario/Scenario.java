@@ -5,6 +5,7 @@ import java.util.List;
 import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.TargetProcess;
 import io.khamsin.benchmark.target.TargetSpec;
+import io.khamsin.benchmark.target.Wire;
 
 /**
  * A scenario of BENCHMARKING.md: what load, and what figure per target and round.
@@ -26,9 +27,17 @@ public interface Scenario {
 	/** @return the routes a target must answer correctly to be measured */
 	List<Route> routes();
 
-	/** @return whether the scenario can measure {@code target} (e.g. heap figures need a JVM) */
+	/** @return what the scenario speaks to its targets, and so what they are launched to speak */
+	default Wire wire() {
+		return Wire.HTTP1;
+	}
+
+	/**
+	 * @return whether the scenario can measure {@code target} (e.g. heap figures need a JVM); a target that cannot
+	 * be launched on the scenario's wire cannot
+	 */
 	default boolean appliesTo(TargetSpec target) {
-		return true;
+		return target.wires().contains(wire());
 	}
 
 	/**

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 import io.khamsin.benchmark.target.Route;
+import io.khamsin.benchmark.target.Wire;
 
 /**
  * The scenarios of this instrument by their stable names, in campaign order. Latency bounds: 1 ms for keep-alive
- * status and JSON (BENCHMARKING.md), 5 ms for a new connection per request; downloads, for which BENCHMARKING.md
- * sets none, use 5 ms (64 KiB) and 20 ms (1 MiB).
+ * status, JSON and status over TLS (BENCHMARKING.md), 5 ms for a new connection per request; downloads, for which
+ * BENCHMARKING.md sets none, use 5 ms (64 KiB) and 20 ms (1 MiB). TLS handshakes and HTTP/2 streams are closed-loop
+ * rates.
  */
 public final class Scenarios {
 
@@ -20,6 +22,10 @@ public final class Scenarios {
 		add(RateScenario.headline("json", Route.JSON, 1, 64));
 		add(new CpuFixedRateScenario());
 		add(new RateScenario("new-connection", Route.PLAINTEXT, 5, 64, true));
+		add(RateScenario.overTls("https", Route.PLAINTEXT, 1, 64));
+		add(new HandshakeScenario());
+		add(new H2StreamsScenario("h2-streams", Wire.H2C));
+		add(new H2StreamsScenario("h2-streams-tls", Wire.H2));
 		add(new RateScenario("download-64k", Route.FILE_64K, 5, 16, false));
 		add(new RateScenario("download-1m", Route.FILE_1M, 20, 8, false));
 		add(new IdleConnectionsScenario());

@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 
 import io.khamsin.benchmark.os.Tools;
 import io.khamsin.benchmark.target.Route;
+import io.khamsin.benchmark.target.Wire;
 
 /**
  * wrk, the closed-loop reference: its peak throughput goes beside each open-loop figure (never its latency,
@@ -58,6 +59,18 @@ public final class Wrk {
 	 * @return requests per second, and whether any answer was an error
 	 */
 	public Peak peak(InetSocketAddress address, Route route, int connections, int seconds, boolean closeEach) {
+		return peak(address, Wire.HTTP1, route, connections, seconds, closeEach);
+	}
+
+	/**
+	 * Run wrk against {@code route} on {@code wire} (HTTP/1.1, in cleartext or over TLS).
+	 * @return requests per second, and whether any answer was an error
+	 */
+	public Peak peak(InetSocketAddress address, Wire wire, Route route, int connections, int seconds,
+			boolean closeEach) {
+		if (wire.http2()) {
+			throw new IllegalArgumentException("wrk speaks HTTP/1.1 only; h2load measures HTTP/2");
+		}
 		if (!available()) {
 			throw new IllegalStateException("wrk is not installed (apt-get install wrk)");
 		}
@@ -70,7 +83,7 @@ public final class Wrk {
 			if (route.requestBody().length > 0) {
 				command.addAll(List.of("-s", script(route).toString()));
 			}
-			command.add("http://" + address.getHostString() + ":" + address.getPort() + route.path());
+			command.add(wire.scheme() + "://" + address.getHostString() + ":" + address.getPort() + route.path());
 			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 			String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 			process.waitFor(seconds + 30L, TimeUnit.SECONDS);

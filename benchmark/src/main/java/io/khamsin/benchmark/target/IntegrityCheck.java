@@ -12,9 +12,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Checks a target's answer on a route before it is measured, with the JDK's HTTP client (independent of the load
- * generator): status 200, the content type, and the body bytes. A target that answers differently is excluded
- * from the scenario, with the reason in the report.
+ * Checks a target's answer on a route before it is measured, with a client independent of the load generator (the
+ * JDK's for HTTP/1.1, in cleartext and over TLS, where it must be TLS 1.3; curl for HTTP/2, which must be what was
+ * spoken): status 200, the content type, and the body bytes. A target that answers differently is excluded from
+ * the scenario, with the reason in the report.
  */
 public final class IntegrityCheck {
 
@@ -25,12 +26,30 @@ public final class IntegrityCheck {
 		.connectTimeout(Duration.ofSeconds(5))
 		.build();
 
+	private HttpClient tlsClient;
+
 	/**
-	 * Check {@code route} on the server at {@code address}.
+	 * Check {@code route} on the server at {@code address}, in cleartext HTTP/1.1.
 	 * @return the outcome
 	 */
 	public Result check(InetSocketAddress address, Route route) {
-		URI uri = URI.create("http://" + address.getHostString() + ":" + address.getPort() + route.path());
+		return check(address, route, Wire.HTTP1);
+	}
+
+	/**
+	 * Check {@code route} on the server at {@code address}, on {@code wire}.
+	 * @return the outcome
+	 */
+	public Result check(InetSocketAddress address, Route route, Wire wire) {
+		if (wire.http2()) {
+			Curl.Answer answer = Curl.get(address, route, wire);
+			if (answer.status() != 0 && !answer.httpVersion().equals("2")) {
+				return Result.failed(route, route.method() + " " + route.path() + ": answered over HTTP/"
+						+ answer.httpVersion() + ", not HTTP/2");
+			}
+			return verify(route, answer.status(), answer.contentType(), answer.body());
+		}
+		URI uri = URI.create(wire.scheme() + "://" + address.getHostString() + ":" + address.getPort() + route.path());
 		HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
 		if (route.requestBody().length > 0) {
 			request.method(route.method(), HttpRequest.BodyPublishers.ofByteArray(route.requestBody()))
@@ -41,13 +60,31 @@ public final class IntegrityCheck {
 		}
 		HttpResponse<byte[]> response;
 		try {
-			response = this.client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+			response = client(wire).send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
 		}
 		catch (Exception ex) {
 			return Result.failed(route, route.method() + " " + route.path() + " failed: " + ex);
 		}
+		String protocol = response.sslSession().map(javax.net.ssl.SSLSession::getProtocol).orElse(null);
+		if (wire.tls() && !"TLSv1.3".equals(protocol)) {
+			return Result.failed(route, route.method() + " " + route.path() + ": TLS " + protocol + ", not TLSv1.3");
+		}
 		return verify(route, response.statusCode(), response.headers().firstValue("Content-Type").orElse(null),
 				response.body());
+	}
+
+	private HttpClient client(Wire wire) {
+		if (!wire.tls()) {
+			return this.client;
+		}
+		if (this.tlsClient == null) {
+			this.tlsClient = HttpClient.newBuilder()
+				.version(HttpClient.Version.HTTP_1_1)
+				.connectTimeout(Duration.ofSeconds(5))
+				.sslContext(TrustAll.context())
+				.build();
+		}
+		return this.tlsClient;
 	}
 
 	/**

@@ -60,10 +60,13 @@ public final class TargetProcess implements AutoCloseable {
 	/**
 	 * Wait until the target answers {@code GET /plaintext} with 200, polling every 5 ms.
 	 * @return milliseconds from process start to the first answer
-	 * @throws IllegalStateException if it exits or does not answer within {@code timeoutSeconds}
+	 * @throws IllegalStateException if it exits or does not answer within {@code timeoutSeconds}, or accepts
+	 * connections for {@link #WRONG_WIRE_SECONDS} without answering on its launch's wire (a server that does not speak
+	 * TLS or HTTP/2 where it was asked to)
 	 */
 	public double awaitFirstAnswer(int timeoutSeconds) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+		long listening = 0;
 		while (System.nanoTime() < deadline) {
 			if (!this.process.isAlive()) {
 				throw new IllegalStateException(this.spec.name() + " exited with " + this.process.exitValue()
@@ -71,6 +74,13 @@ public final class TargetProcess implements AutoCloseable {
 			}
 			if (answersPlaintext()) {
 				return (System.nanoTime() - this.startedNanos) / 1e6;
+			}
+			if (listening == 0 && this.launch.wire() != Wire.HTTP1 && accepts()) {
+				listening = System.nanoTime();
+			}
+			if (listening != 0 && System.nanoTime() - listening > TimeUnit.SECONDS.toNanos(WRONG_WIRE_SECONDS)) {
+				throw new IllegalStateException(this.spec.name() + " accepts connections but gave no answer to GET "
+						+ "/plaintext on " + this.launch.wire() + " within " + WRONG_WIRE_SECONDS + " s; see " + this.log);
 			}
 			try {
 				Thread.sleep(5);
@@ -84,8 +94,38 @@ public final class TargetProcess implements AutoCloseable {
 				+ " s; see " + this.log);
 	}
 
-	private boolean answersPlaintext() {
+	/** How long a target may accept connections without answering on its wire before it is given up. */
+	static final int WRONG_WIRE_SECONDS = 20;
+
+	private boolean accepts() {
 		try (Socket socket = new Socket()) {
+			socket.connect(address(), 1000);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private boolean answersPlaintext() {
+		return switch (this.launch.wire()) {
+			case HTTP1 -> answersOn(new Socket());
+			case HTTPS -> answersOn(tlsSocket());
+			case H2C, H2 -> Curl.get(address(), Route.PLAINTEXT, this.launch.wire()).status() == 200;
+		};
+	}
+
+	private static Socket tlsSocket() {
+		try {
+			return TrustAll.context().getSocketFactory().createSocket();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot make a TLS socket: " + ex.getMessage(), ex);
+		}
+	}
+
+	private boolean answersOn(Socket unconnected) {
+		try (Socket socket = unconnected) {
 			socket.connect(address(), 1000);
 			socket.setSoTimeout(5000);
 			OutputStream out = socket.getOutputStream();

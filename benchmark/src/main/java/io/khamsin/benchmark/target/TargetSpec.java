@@ -16,18 +16,20 @@ import java.util.function.Function;
  * @param scenarios the only scenarios it is measured in, or empty for every scenario
  * @param transport the I/O transport it must be seen running on before it is measured (an
  * {@code io.khamsin.benchmark.os.TransportProbe} name), or {@code null} when whichever it picks is its own
+ * @param wires what it can be launched to speak: a scenario on another wire does not apply to it
  */
 public record TargetSpec(String name, boolean jvm, Function<Launch, List<String>> command, String description,
-		String classpath, Set<String> scenarios, String transport) {
+		String classpath, Set<String> scenarios, String transport, Set<Wire> wires) {
 
 	public TargetSpec {
 		scenarios = Set.copyOf(scenarios);
+		wires = Set.copyOf(wires);
 	}
 
-	/** A target that runs on whichever transport it picks. */
+	/** A target that speaks cleartext HTTP/1.1 only and runs on whichever transport it picks. */
 	public TargetSpec(String name, boolean jvm, Function<Launch, List<String>> command, String description,
 			String classpath, Set<String> scenarios) {
-		this(name, jvm, command, description, classpath, scenarios, null);
+		this(name, jvm, command, description, classpath, scenarios, null, Set.of(Wire.HTTP1));
 	}
 
 	/** @return whether this target is measured in the scenario called {@code scenario} */
@@ -42,8 +44,21 @@ public record TargetSpec(String name, boolean jvm, Function<Launch, List<String>
 	 * @param filesDir the directory of the download files
 	 * @param runDir a directory for the target's own files (logs, nginx configuration)
 	 * @param jvmFlags the JVM flags every JVM target gets in this launch
+	 * @param wire what it speaks on its port
+	 * @param tls the certificate it serves on a TLS wire ({@code null} for cleartext)
 	 */
-	public record Launch(int port, Path filesDir, Path runDir, List<String> jvmFlags) {
+	public record Launch(int port, Path filesDir, Path runDir, List<String> jvmFlags, Wire wire, TlsFiles tls) {
+
+		public Launch {
+			if (wire.tls() && tls == null) {
+				throw new IllegalArgumentException("a launch on " + wire + " needs a certificate");
+			}
+		}
+
+		/** A launch in cleartext HTTP/1.1. */
+		public Launch(int port, Path filesDir, Path runDir, List<String> jvmFlags) {
+			this(port, filesDir, runDir, jvmFlags, Wire.HTTP1, null);
+		}
 
 	}
 

@@ -85,14 +85,15 @@ public final class Targets {
 				continue;
 			}
 			String source = built.getProperty(name + ".source", "sample-app");
-			found.put(name, boot(name, classpath, main, source, (launch) -> List.of(), Set.of(), transportOf(name)));
+			found.put(name, boot(name, classpath, main, source, (launch) -> List.of(), Set.of(), transportOf(name),
+					wiresOf(name)));
 			if (name.equals("khamsin")) {
 				found.put("khamsin-fixed", boot("khamsin-fixed", classpath, main, source,
-						(launch) -> FIXED_RESPONSE_ARGS, FIXED_RESPONSE_SCENARIOS, null));
+						(launch) -> FIXED_RESPONSE_ARGS, FIXED_RESPONSE_SCENARIOS, null, Set.of(Wire.HTTP1)));
 				found.put("khamsin-no-metrics", boot("khamsin-no-metrics", classpath, main, source,
-						(launch) -> NO_METRICS_ARGS, FEATURE_COST_SCENARIOS, null));
+						(launch) -> NO_METRICS_ARGS, FEATURE_COST_SCENARIOS, null, Set.of(Wire.HTTP1)));
 				found.put("khamsin-access-log", boot("khamsin-access-log", classpath, main, source,
-						Targets::accessLogArgs, FEATURE_COST_SCENARIOS, null));
+						Targets::accessLogArgs, FEATURE_COST_SCENARIOS, null, Set.of(Wire.HTTP1)));
 			}
 		}
 		if (!found.containsKey("khamsin")) {
@@ -106,7 +107,8 @@ public final class Targets {
 				"Vert.x 5 core HTTP server answering the routes directly"));
 		if (nginxBinary() != null) {
 			found.put("nginx", new TargetSpec("nginx", false, Targets::nginx,
-					"Debian's nginx, worker_processes 1, return 200 and static files", "", Set.of()));
+					"Debian's nginx, worker_processes 1, return 200 and static files", "", Set.of(), null,
+					Set.of(Wire.values())));
 		}
 		else {
 			missing.put("nginx", "not installed (apt-get install nginx)");
@@ -141,7 +143,8 @@ public final class Targets {
 			List<String> command = new ArrayList<>(base.command().apply(launch));
 			command.addAll(extra);
 			return command;
-		}, base.description() + ", with " + String.join(" ", extra), base.classpath(), base.scenarios(), null);
+		}, base.description() + ", with " + String.join(" ", extra), base.classpath(), base.scenarios(), null,
+				base.wires());
 	}
 
 	/**
@@ -164,8 +167,36 @@ public final class Targets {
 		return name.equals("reactor-netty-iouring") ? TransportProbe.IO_URING : null;
 	}
 
+	/**
+	 * @return the wires a Spring Boot target is launched on: Tomcat and Jetty serve TLS from Boot's
+	 * {@code server.ssl}, but their HTTP/2 needs modules the sample app does not bring
+	 */
+	static Set<Wire> wiresOf(String name) {
+		return switch (name) {
+			case "tomcat", "jetty" -> Set.of(Wire.HTTP1, Wire.HTTPS);
+			default -> Set.of(Wire.values());
+		};
+	}
+
+	/**
+	 * The Spring Boot arguments of a launch's wire: Boot's own {@code server.ssl.*} (PEM) on TLS, and
+	 * {@code server.http2.enabled} on HTTP/2 (h2c on cleartext, ALPN h2 over TLS).
+	 */
+	static List<String> wireArgs(TargetSpec.Launch launch) {
+		List<String> args = new ArrayList<>();
+		if (launch.wire().tls()) {
+			args.add("--server.ssl.certificate=" + launch.tls().certificate().toAbsolutePath());
+			args.add("--server.ssl.certificate-private-key=" + launch.tls().privateKey().toAbsolutePath());
+		}
+		if (launch.wire().http2()) {
+			args.add("--server.http2.enabled=true");
+		}
+		return args;
+	}
+
 	private static TargetSpec boot(String name, String classpath, String main, String source,
-			Function<TargetSpec.Launch, List<String>> extraArgs, Set<String> scenarios, String transport) {
+			Function<TargetSpec.Launch, List<String>> extraArgs, Set<String> scenarios, String transport,
+			Set<Wire> wires) {
 		return new TargetSpec(name, true, (launch) -> {
 			List<String> command = new ArrayList<>(List.of(javaBin()));
 			command.addAll(launch.jvmFlags());
@@ -175,9 +206,10 @@ public final class Targets {
 					// Equal keep-alive and connection limits for every target (Tomcat's defaults are 100 and 8,192).
 					"--server.tomcat.max-keep-alive-requests=-1", "--server.tomcat.max-connections=20000",
 					"--khamsin.max-connections=20000"));
+			command.addAll(wireArgs(launch));
 			command.addAll(extraArgs.apply(launch));
 			return command;
-		}, "the sample app (" + source + ") on " + containerName(name), classpath, scenarios, transport);
+		}, "the sample app (" + source + ") on " + containerName(name), classpath, scenarios, transport, wires);
 	}
 
 	private static String containerName(String name) {
@@ -205,7 +237,7 @@ public final class Targets {
 		}, description, classpath, Set.of());
 	}
 
-	private static List<String> nginx(TargetSpec.Launch launch) {
+	static List<String> nginx(TargetSpec.Launch launch) {
 		Path dir = launch.runDir().resolve("nginx-" + launch.port()).toAbsolutePath();
 		try {
 			Files.createDirectories(dir);
@@ -228,13 +260,14 @@ public final class Targets {
 					  keepalive_requests 1000000000;
 					  keepalive_timeout 75s;
 					  server {
-					    listen 127.0.0.1:%2$d backlog=1024;
+					    listen 127.0.0.1:%2$d backlog=1024%5$s;%6$s
 					    location = /plaintext { default_type text/plain; return 200 "Hello, World!"; }
 					    location = /json { client_body_buffer_size 16k; default_type application/json; return 200 '%3$s'; }
 					    location /files/ { alias %4$s/; types { } default_type application/octet-stream; }
 					  }
 					}
-					""".formatted(dir, launch.port(), json, launch.filesDir().toAbsolutePath());
+					""".formatted(dir, launch.port(), json, launch.filesDir().toAbsolutePath(), nginxListen(launch.wire()),
+					nginxTls(launch));
 			Path file = dir.resolve("nginx.conf");
 			Files.writeString(file, conf);
 			return List.of(nginxBinary().toString(), "-p", dir.toString(), "-c", file.toString(), "-g", "daemon off;");
@@ -242,6 +275,25 @@ public final class Targets {
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write the nginx configuration into " + dir, ex);
 		}
+	}
+
+	private static String nginxListen(Wire wire) {
+		return (wire.tls() ? " ssl" : "") + (wire.http2() ? " http2" : "");
+	}
+
+	/**
+	 * nginx's TLS settings on a TLS wire: the run's certificate, TLS 1.3 and 1.2, and resumption both ways (a
+	 * shared session cache and tickets), as a production configuration has them.
+	 */
+	private static String nginxTls(TargetSpec.Launch launch) {
+		if (!launch.wire().tls()) {
+			return "";
+		}
+		return "\n    ssl_certificate " + launch.tls().certificate().toAbsolutePath() + ";"
+				+ "\n    ssl_certificate_key " + launch.tls().privateKey().toAbsolutePath() + ";"
+				+ "\n    ssl_protocols TLSv1.2 TLSv1.3;"
+				+ "\n    ssl_session_cache shared:TLS:10m;"
+				+ "\n    ssl_session_tickets on;";
 	}
 
 	private static String javaBin() {

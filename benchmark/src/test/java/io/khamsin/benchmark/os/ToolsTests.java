@@ -24,8 +24,8 @@ class ToolsTests {
 			.extracting(Tools.Tool::program).containsExactly("wrk", "gnuplot", "nginx");
 		assertThat(tools.missing(List.of("startup"), List.of("khamsin"))).extracting(Tools.Tool::program)
 			.containsExactly("gnuplot");
-		assertThat(tools.missing(List.of("h2-streams"), List.of("khamsin"))).extracting(Tools.Tool::program)
-			.containsExactly("gnuplot", "h2load");
+		assertThat(tools.missing(List.of("h2-streams-tls"), List.of("khamsin"))).extracting(Tools.Tool::program)
+			.containsExactly("gnuplot", "h2load", "openssl", "curl");
 	}
 
 	@Test

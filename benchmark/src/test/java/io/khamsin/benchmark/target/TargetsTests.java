@@ -57,6 +57,45 @@ class TargetsTests {
 	}
 
 	@Test
+	void aTlsOrHttp2LaunchGivesBootItsOwnServerSslAndHttp2Settings() {
+		Properties built = new Properties();
+		built.setProperty("khamsin.classpath", "app.jar");
+		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		TlsFiles tls = new TlsFiles(Path.of("/tmp/tls/cert.pem"), Path.of("/tmp/tls/key.pem"));
+
+		TargetSpec khamsin = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>())).get("khamsin");
+
+		assertThat(khamsin.command().apply(launch(Wire.H2, tls))).contains(
+				"--server.ssl.certificate=/tmp/tls/cert.pem", "--server.ssl.certificate-private-key=/tmp/tls/key.pem",
+				"--server.http2.enabled=true");
+		assertThat(khamsin.command().apply(launch(Wire.H2C, null))).contains("--server.http2.enabled=true")
+			.noneMatch((arg) -> arg.startsWith("--server.ssl"));
+		assertThat(khamsin.command().apply(LAUNCH)).noneMatch((arg) -> arg.startsWith("--server.ssl")
+				|| arg.startsWith("--server.http2"));
+		assertThat(Targets.wiresOf("tomcat")).containsExactlyInAnyOrder(Wire.HTTP1, Wire.HTTPS);
+	}
+
+	@Test
+	void nginxListensWithTlsAndHttp2AsItsLaunchSpeaks(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+		TlsFiles tls = new TlsFiles(dir.resolve("cert.pem"), dir.resolve("key.pem"));
+		TargetSpec nginx = new TargetSpec("nginx", false, Targets::nginx, "nginx", "", java.util.Set.of(), null,
+				java.util.Set.of(Wire.values()));
+
+		nginx.command().apply(new TargetSpec.Launch(18443, dir, dir, List.of(), Wire.H2, tls));
+		String conf = java.nio.file.Files.readString(dir.resolve("nginx-18443/nginx.conf"));
+
+		assertThat(conf).contains("listen 127.0.0.1:18443 backlog=1024 ssl http2;")
+			.contains("ssl_certificate " + dir.resolve("cert.pem")).contains("ssl_session_tickets on;");
+		nginx.command().apply(new TargetSpec.Launch(18080, dir, dir, List.of()));
+		assertThat(java.nio.file.Files.readString(dir.resolve("nginx-18080/nginx.conf")))
+			.contains("listen 127.0.0.1:18080 backlog=1024;").doesNotContain("ssl_certificate");
+	}
+
+	private static TargetSpec.Launch launch(Wire wire, TlsFiles tls) {
+		return new TargetSpec.Launch(18080, Path.of("/tmp/files"), Path.of("/tmp/run"), List.of("-Xmx512m"), wire, tls);
+	}
+
+	@Test
 	void withoutTheKhamsinBuildEachVariantSaysWhatItNeeds() {
 		Map<String, String> missing = new LinkedHashMap<>();
 

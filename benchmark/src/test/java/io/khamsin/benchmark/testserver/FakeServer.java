@@ -19,6 +19,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+
+import io.khamsin.benchmark.target.TlsFiles;
 
 /**
  * A server for the instrument's own tests, on one thread, with a known behaviour: it answers every request head
@@ -47,6 +53,11 @@ public final class FakeServer implements AutoCloseable {
 
 	private FakeServer(int status, String body, String contentType, long serviceNanos, long stallAtRequest,
 			long stallNanos) {
+		this(status, body, contentType, serviceNanos, stallAtRequest, stallNanos, null);
+	}
+
+	private FakeServer(int status, String body, String contentType, long serviceNanos, long stallAtRequest,
+			long stallNanos, SslContext tls) {
 		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
 		String head = "HTTP/1.1 " + status + " X\r\nContent-Type: " + contentType + "\r\nContent-Length: "
 				+ bytes.length + "\r\n\r\n";
@@ -62,6 +73,9 @@ public final class FakeServer implements AutoCloseable {
 			.childHandler(new ChannelInitializer<Channel>() {
 				@Override
 				protected void initChannel(Channel channel) {
+					if (tls != null) {
+						channel.pipeline().addLast(tls.newHandler(channel.alloc()));
+					}
 					channel.pipeline().addLast(new Handler());
 				}
 			})
@@ -73,6 +87,23 @@ public final class FakeServer implements AutoCloseable {
 	/** A server that answers at once. */
 	public static FakeServer answering(String body, String contentType) {
 		return new FakeServer(200, body, contentType, 0, -1, 0);
+	}
+
+	/**
+	 * A server that answers at once over TLS (TLS 1.3 and 1.2, with session tickets, on BoringSSL when it loads),
+	 * serving the certificate {@code files}.
+	 */
+	public static FakeServer overTls(String body, String contentType, TlsFiles files) {
+		try {
+			SslContext context = SslContextBuilder.forServer(files.certificate().toFile(), files.privateKey().toFile())
+				.sslProvider(OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK)
+				.protocols("TLSv1.3", "TLSv1.2")
+				.build();
+			return new FakeServer(200, body, contentType, 0, -1, 0, context);
+		}
+		catch (javax.net.ssl.SSLException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/** A server that answers at once with {@code status}. */

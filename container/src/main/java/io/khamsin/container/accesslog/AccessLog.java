@@ -98,8 +98,8 @@ public final class AccessLog {
 
 	/**
 	 * Log a request once its response's last write completes. Called on the event loop.
-	 * @param lastWrite the future of the response's last write
-	 * @param request the request head
+	 * @param lastWrite the future of the response's last write (not a void one)
+	 * @param request the request head, or {@code null} when the response refused a head that could not be read
 	 * @param remoteAddress the client's address
 	 * @param status the response status
 	 * @param contentLength the response's {@code Content-Length}, or {@code null}

@@ -8,6 +8,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+
+import io.netty.handler.codec.http.HttpRequest;
 /**
  * A line format of Apache's {@code mod_log_config}: {@code common} ({@code %h %l %u %t "%r" %>s %b}),
  * {@code combined} (common, then {@code "%{Referer}i" "%{User-Agent}i"}), or a pattern of these directives:
@@ -15,7 +17,8 @@ import java.util.Locale;
  * {@code %r} request line, {@code %m} method, {@code %U} path, {@code %q} query string (with its {@code ?}),
  * {@code %H} protocol, {@code %s} or {@code %>s} status, {@code %b} response bytes ({@code -} for none or
  * unknown), {@code %B} (0 for none), {@code %D} time taken in microseconds, {@code %T} in seconds,
- * {@code %{Name}i} a request header, {@code %%} a percent sign.
+ * {@code %{Name}i} a request header, {@code %%} a percent sign. A response to a request whose head could not be
+ * read has {@code -} for its request line and each of its parts.
  */
 public final class AccessLogFormat {
 
@@ -76,7 +79,7 @@ public final class AccessLogFormat {
 					throw unknown(format, start, pattern.substring(start, Math.min(pattern.length(), (end < 0) ? i + 1 : end + 2)));
 				}
 				String header = pattern.substring(i + 1, end);
-				parts.add((entry, out) -> dash(out, entry.request().headers().get(header)));
+				parts.add((entry, out) -> dash(out, (entry.request() != null) ? entry.request().headers().get(header) : null));
 				i = end + 1;
 				continue;
 			}
@@ -84,12 +87,12 @@ public final class AccessLogFormat {
 				case 'h' -> (entry, out) -> out.append(host(entry.remoteAddress()));
 				case 'l', 'u' -> (entry, out) -> out.append('-');
 				case 't' -> (entry, out) -> TIME.formatTo(Instant.ofEpochMilli(entry.receivedMillis()), out);
-				case 'r' -> (entry, out) -> out.append(entry.request().method().name()).append(' ')
-					.append(entry.request().uri()).append(' ').append(entry.request().protocolVersion().text());
-				case 'm' -> (entry, out) -> out.append(entry.request().method().name());
-				case 'U' -> (entry, out) -> out.append(path(entry.request().uri()));
-				case 'q' -> (entry, out) -> out.append(query(entry.request().uri()));
-				case 'H' -> (entry, out) -> out.append(entry.request().protocolVersion().text());
+				case 'r' -> (entry, out) -> requestLine(entry.request(), out);
+				case 'm' -> (entry, out) -> dash(out, (entry.request() != null) ? entry.request().method().name() : null);
+				case 'U' -> (entry, out) -> dash(out, (entry.request() != null) ? path(entry.request().uri()) : null);
+				case 'q' -> (entry, out) -> out.append((entry.request() != null) ? query(entry.request().uri()) : "");
+				case 'H' -> (entry, out) -> dash(out,
+						(entry.request() != null) ? entry.request().protocolVersion().text() : null);
 				case 's' -> (entry, out) -> out.append(entry.status());
 				case 'b' -> (entry, out) -> out.append((entry.bytes() > 0) ? Long.toString(entry.bytes()) : "-");
 				case 'B' -> (entry, out) -> out.append(Math.max(0, entry.bytes()));
@@ -120,6 +123,16 @@ public final class AccessLogFormat {
 		for (Part part : this.parts) {
 			part.append(entry, out);
 		}
+	}
+
+	private static void requestLine(HttpRequest request, StringBuilder out) {
+		if (request == null) {
+			// No request line could be read (a head that timed out, was too large or did not parse), as Apache logs it.
+			out.append('-');
+			return;
+		}
+		out.append(request.method().name()).append(' ').append(request.uri()).append(' ')
+			.append(request.protocolVersion().text());
 	}
 
 	private static void dash(StringBuilder out, String value) {

@@ -2,19 +2,27 @@ package io.khamsin.container.bridge;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
- * What an {@link HttpExchange} needs from the protocol that carries it. Implemented by the protocol handler of
- * a connection (HTTP/1.1) or of a stream; every method is called on the channel's event loop.
+ * What the exchange stage ({@link ExchangeDispatcher}, {@link HttpExchange}) needs from the protocol that carries a
+ * request. Implemented by the protocol handler of a connection (HTTP/1.1) or of a stream; every method is called on
+ * the channel's event loop.
  */
 public interface ExchangeChannel extends InboundPublisher.ReadControl {
 
-	/**
-	 * The channel the exchange is carried on.
-	 * @return the channel
-	 */
+	/** @return the channel the exchange is carried on */
 	Channel channel();
+
+	/** @return what the connection knows about itself: protocol, scheme, TLS, addresses, egress */
+	ConnectionInfo connection();
+
+	/** @return the figures of the reactor the channel runs on */
+	ReactorMetrics reactor();
 
 	/**
 	 * Complete the head of a response before it is written: {@code Date}, {@code Server}, connection
@@ -29,23 +37,50 @@ public interface ExchangeChannel extends InboundPublisher.ReadControl {
 	 * wait for the end of the current read batch).
 	 * @param message an {@code HttpObject} or a {@code FileRegion}
 	 * @param flush whether to flush
+	 * @param promise the promise of the write, or {@code null} for a new one
 	 * @return the future of the write
 	 */
-	ChannelFuture write(Object message, boolean flush);
+	ChannelFuture write(Object message, boolean flush, ChannelPromise promise);
 
 	/**
-	 * Whether file bodies may be written as a {@code FileRegion} (sendfile): a plain connection with no
-	 * transformation of the bytes.
-	 * @return {@code true} if zero-copy file egress is possible
+	 * Write a message of the response with a new promise.
+	 * @param message an {@code HttpObject} or a {@code FileRegion}
+	 * @param flush whether to flush
+	 * @return the future of the write
 	 */
-	boolean fileRegionSupported();
+	default ChannelFuture write(Object message, boolean flush) {
+		return write(message, flush, null);
+	}
 
 	/**
-	 * The exchange is over: the whole response was written and the handler completed. The protocol may start
-	 * the next request.
+	 * Answer the request with a fixed response, encoded as the protocol encodes it, and flush it.
+	 * @param response the fixed response
+	 * @param headRequest whether the request is a {@code HEAD} (no body)
+	 * @param promise the promise of the write, or {@code null} when only the protocol may listen for its end
+	 * @return the future of the write
+	 */
+	ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise);
+
+	/**
+	 * Refuse the request with an error status and no body, and end what can not go on: the connection for
+	 * HTTP/1.1, the stream for HTTP/2.
+	 * @param status the status
+	 * @return the future of the response's write
+	 */
+	ChannelFuture refuse(HttpResponseStatus status);
+
+	/**
+	 * The exchange is over: the whole response was written and the handler completed (or the exchange stage
+	 * answered the request itself). The protocol may start the next request.
 	 * @param lastWrite the future of the response's last write
 	 */
 	void exchangeComplete(ChannelFuture lastWrite);
+
+	/**
+	 * How the connection leaves HTTP after a {@code 101}, for a protocol that can switch.
+	 * @return the upgrade, or {@code null} when the protocol can not switch (HTTP/2, HTTP/3)
+	 */
+	ProtocolUpgrade upgrade();
 
 	/**
 	 * The response can not be completed (an error after its head was written, or a failed write): close the

@@ -2,10 +2,10 @@ package io.khamsin.container.bridge;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
@@ -20,14 +20,21 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.CoreSubscriber;
 
+import io.khamsin.container.metrics.ReactorMetrics;
+
 /**
  * One request and its response, from the decoded request head to the last byte of the answer, carried by an
- * {@link ExchangeChannel}. Subscribes the Spring {@link HttpHandler}; an error before the response head is
- * written becomes a 500, an error after it aborts the connection, and the server goes on serving.
+ * {@link ExchangeChannel} and made by the {@link ExchangeDispatcher}. Subscribes the Spring {@link HttpHandler}; an
+ * error before the response head is written becomes a 500, an error after it aborts the connection, and the server
+ * goes on serving. Whatever of the request body the handler did not take is released when the exchange ends,
+ * whichever way it ends. It is its own clock: it keeps when its head started, and hears when its last write
+ * completes, so that timing it costs no object of its own.
  */
-public final class HttpExchange implements CoreSubscriber<Void> {
+public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureListener {
 
 	private static final Logger logger = LoggerFactory.getLogger(HttpExchange.class);
+
+	private final ExchangeDispatcher dispatcher;
 
 	private final ExchangeChannel channel;
 
@@ -39,44 +46,32 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 
 	private final NettyDataBufferFactory bufferFactory;
 
+	private final long startNanos;
+
+	private long bodyBytes;
+
 	private Subscription handlerSubscription;
 
 	private boolean finished;
 
-	private HttpExchange(ExchangeChannel channel, HttpRequest nettyRequest, URI uri, NettyDataBufferFactory bufferFactory,
-			long sequence) {
+	HttpExchange(ExchangeDispatcher dispatcher, ExchangeChannel channel, HttpRequest nettyRequest, URI uri,
+			NettyDataBufferFactory bufferFactory, long sequence, long startNanos) {
+		this.dispatcher = dispatcher;
 		this.channel = channel;
 		this.bufferFactory = bufferFactory;
+		this.startNanos = startNanos;
 		this.body = new InboundPublisher<>(channel, channel.channel().eventLoop(), DataBufferUtils::release);
-		this.request = new KhamsinServerHttpRequest(nettyRequest, uri, channel.channel(), this.body, sequence);
+		this.request = new KhamsinServerHttpRequest(nettyRequest, uri, channel, this.body, sequence);
 		this.response = KhamsinServerHttpResponse.create(channel, bufferFactory,
 				nettyRequest.method().equals(HttpMethod.HEAD));
 	}
 
 	/**
-	 * Create the exchange of a decoded request head.
-	 * @param channel the protocol that carries it
-	 * @param request the request head
-	 * @param scheme {@code http} or {@code https}
-	 * @param uris the connection's request URIs
-	 * @param bufferFactory the factory of the connection's buffers
-	 * @param sequence the number of the request on its connection
-	 * @return the exchange
-	 * @throws URISyntaxException if the request target is not a valid URI
-	 */
-	public static HttpExchange create(ExchangeChannel channel, HttpRequest request, String scheme, RequestUris uris,
-			NettyDataBufferFactory bufferFactory, long sequence) throws URISyntaxException {
-		URI uri = uris.uriOf(request, channel.channel(), scheme);
-		return new HttpExchange(channel, request, uri, bufferFactory, sequence);
-	}
-
-	/**
 	 * Hand the exchange to the handler.
-	 * @param handler the Spring handler
 	 */
-	public void start(HttpHandler handler) {
+	public void start() {
 		try {
-			handler.handle(this.request, this.response).subscribe(this);
+			this.dispatcher.handler().handle(this.request, this.response).subscribe(this);
 		}
 		catch (Throwable ex) {
 			onError(ex);
@@ -84,11 +79,19 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	}
 
 	/**
-	 * A part of the request body arrived; its bytes now belong to the exchange.
+	 * A part of the request body arrived; its bytes now belong to the exchange, unless the body grew past
+	 * {@code khamsin.max-request-body-size}, in which case they are released and the protocol refuses the rest.
 	 * @param content the part
+	 * @return {@code null}, or the status to refuse the request with
 	 */
-	public void onContent(HttpContent content) {
+	public HttpResponseStatus onContent(HttpContent content) {
 		ByteBuf bytes = content.content();
+		this.bodyBytes += bytes.readableBytes();
+		HttpResponseStatus refusal = this.dispatcher.checkBody(this, this.bodyBytes);
+		if (refusal != null) {
+			content.release();
+			return refusal;
+		}
 		if (bytes.isReadable()) {
 			this.body.onPart(this.bufferFactory.wrap(bytes));
 		}
@@ -98,6 +101,7 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 		if (content instanceof LastHttpContent) {
 			this.body.onComplete();
 		}
+		return null;
 	}
 
 	/**
@@ -105,11 +109,6 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	 */
 	public void discardBody() {
 		this.body.discard();
-	}
-
-	/** @return whether the whole request body has arrived */
-	public boolean isBodyComplete() {
-		return this.body.isComplete();
 	}
 
 	/** @return whether reading is paused because the handler has not asked for more body */
@@ -135,6 +134,11 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 		return this.request.getNativeRequest();
 	}
 
+	/** @return {@link System#nanoTime()} at the first byte of the request head, when requests are timed */
+	public long startNanos() {
+		return this.startNanos;
+	}
+
 	/** @return the response's {@code Content-Length} header, or {@code null} */
 	public String responseContentLength() {
 		return this.response.contentLength();
@@ -143,6 +147,14 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	/** @return whether the response head was handed to the channel */
 	public boolean isResponseStarted() {
 		return this.response.isHeadWritten();
+	}
+
+	ConnectionInfo connection() {
+		return this.channel.connection();
+	}
+
+	ReactorMetrics reactor() {
+		return this.channel.reactor();
 	}
 
 	/**
@@ -160,8 +172,9 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 	}
 
 	/**
-	 * Abandon the exchange: the handler is cancelled, its body fails with the cause, and nothing more it
-	 * writes reaches the connection.
+	 * Abandon the exchange: the handler is cancelled, its body fails with the cause (and what of it was not
+	 * handed to the handler is released, even when it had fully arrived), and nothing more it writes reaches the
+	 * connection.
 	 * @param cause why
 	 */
 	public void cancel(Throwable cause) {
@@ -170,11 +183,22 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 		}
 		this.finished = true;
 		this.body.onError(cause);
+		this.body.discard();
 		this.response.abort();
+		this.dispatcher.cancelled(this);
 		Subscription subscription = this.handlerSubscription;
 		if (subscription != null) {
 			subscription.cancel();
 		}
+	}
+
+	/**
+	 * The response's last write completed: the exchange's clock stops.
+	 * @param lastWrite its future
+	 */
+	@Override
+	public void operationComplete(ChannelFuture lastWrite) {
+		this.dispatcher.completed(this, lastWrite);
 	}
 
 	@Override
@@ -212,8 +236,11 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 			return;
 		}
 		this.finished = true;
+		// Whatever of the body the handler did not take is released now, read or not, arrived or not.
+		this.body.discard();
 		ChannelFuture lastWrite = this.response.finish();
 		this.channel.exchangeComplete(lastWrite);
+		this.dispatcher.written(this, lastWrite);
 	}
 
 	private void failed(Throwable error) {
@@ -221,15 +248,19 @@ public final class HttpExchange implements CoreSubscriber<Void> {
 			return;
 		}
 		this.finished = true;
+		this.body.discard();
 		if (!this.response.isHeadWritten()) {
 			logger.warn("{} {} failed before its response was committed; answering 500", this.request.getMethod(),
 					this.request.getURI().getRawPath(), error);
-			this.channel.exchangeComplete(this.response.writeError(HttpResponseStatus.INTERNAL_SERVER_ERROR));
+			ChannelFuture lastWrite = this.response.writeError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
+			this.channel.exchangeComplete(lastWrite);
+			this.dispatcher.written(this, lastWrite);
 		}
 		else {
 			logger.debug("{} {} failed after its response was committed; closing the connection",
 					this.request.getMethod(), this.request.getURI().getRawPath(), error);
 			this.response.abort();
+			this.dispatcher.written(this, null);
 			this.channel.abort(error);
 		}
 	}

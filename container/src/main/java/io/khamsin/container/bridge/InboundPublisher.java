@@ -172,12 +172,21 @@ public final class InboundPublisher<T> extends Flux<T> implements Subscription {
 	}
 
 	/**
-	 * Nobody will read the rest: release what is buffered and drop what comes.
+	 * Nobody will read the rest: release what is buffered and drop what comes. Callable from any thread.
 	 */
 	public void discard() {
+		if (!this.eventLoop.inEventLoop()) {
+			this.eventLoop.execute(this::discard);
+			return;
+		}
 		this.cancelled = true;
 		releaseParts();
 		updatePause();
+	}
+
+	/** @return whether a subscriber has subscribed */
+	public boolean isSubscribed() {
+		return this.subscriber != null;
 	}
 
 	/** @return whether every item has arrived */

@@ -23,7 +23,8 @@ import reactor.core.publisher.Flux;
 
 /**
  * A Spring {@code ServerHttpRequest} over a Netty {@link HttpRequest}: the headers are adapted, not copied;
- * cookies are parsed on first use; the body streams with demand-driven reading.
+ * cookies are parsed on first use; the body streams with demand-driven reading; addresses and the TLS session
+ * are those of its connection ({@link ConnectionInfo}).
  */
 public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
@@ -36,7 +37,7 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	private final HttpRequest request;
 
-	private final Channel channel;
+	private final ExchangeChannel channel;
 
 	private final Flux<DataBuffer> body;
 
@@ -44,7 +45,8 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	private Map<String, Object> exchangeAttributes;
 
-	KhamsinServerHttpRequest(HttpRequest request, URI uri, Channel channel, Flux<DataBuffer> body, long sequence) {
+	KhamsinServerHttpRequest(HttpRequest request, URI uri, ExchangeChannel channel, Flux<DataBuffer> body,
+			long sequence) {
 		super(HttpMethod.valueOf(request.method().name()), uri, "",
 				new HttpHeaders(new Netty4HeadersAdapter(request.headers())));
 		this.request = request;
@@ -57,20 +59,23 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 	 * Build the absolute URI of a request from its target and {@code Host} header.
 	 * @param target the request target
 	 * @param host the {@code Host} header, or {@code null}
-	 * @param channel the channel it came on
-	 * @param scheme {@code http} or {@code https}
+	 * @param connection the connection it came on, whose local address stands in for a missing {@code Host}
 	 * @return the URI
 	 * @throws URISyntaxException if the request target is not a valid URI
 	 */
-	static URI uriOf(String target, String host, Channel channel, String scheme) throws URISyntaxException {
+	static URI uriOf(String target, String host, ConnectionInfo connection) throws URISyntaxException {
 		if (target.startsWith("http://") || target.startsWith("https://")) {
 			return new URI(target);
 		}
 		if (host == null || host.isEmpty()) {
-			InetSocketAddress local = (InetSocketAddress) channel.localAddress();
+			InetSocketAddress local = connection.localAddress();
+			if (local == null) {
+				throw new URISyntaxException(target, "no Host header, and no local address to stand in for it");
+			}
 			String address = local.getAddress().getHostAddress();
 			host = ((address.indexOf(':') >= 0) ? "[" + address + "]" : address) + ":" + local.getPort();
 		}
+		String scheme = connection.scheme();
 		return new URI(scheme + "://" + host + (target.startsWith("/") ? target : "/" + target));
 	}
 
@@ -87,17 +92,17 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	@Override
 	protected SslInfo initSslInfo() {
-		return null;
+		return this.channel.connection().sslInfo();
 	}
 
 	@Override
 	public InetSocketAddress getRemoteAddress() {
-		return (InetSocketAddress) this.channel.remoteAddress();
+		return this.channel.connection().remoteAddress();
 	}
 
 	@Override
 	public InetSocketAddress getLocalAddress() {
-		return (InetSocketAddress) this.channel.localAddress();
+		return this.channel.connection().localAddress();
 	}
 
 	@Override
@@ -107,7 +112,7 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	@Override
 	protected String initId() {
-		return this.channel.id().asShortText() + "-" + this.sequence;
+		return this.channel.channel().id().asShortText() + "-" + this.sequence;
 	}
 
 	@Override
@@ -135,11 +140,19 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 	}
 
 	/**
-	 * The channel this request came on (used by the WebSocket upgrade).
+	 * How the connection this request came on leaves HTTP after a {@code 101} (used by the WebSocket upgrade).
+	 * @return the upgrade, or {@code null} when its protocol can not switch
+	 */
+	public ProtocolUpgrade protocolUpgrade() {
+		return this.channel.upgrade();
+	}
+
+	/**
+	 * The channel this request came on.
 	 * @return the channel
 	 */
 	public Channel channel() {
-		return this.channel;
+		return this.channel.channel();
 	}
 
 }

@@ -132,7 +132,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	@Override
 	public Mono<Void> writeWith(Path file, long position, long count) {
 		return doCommit(() -> Mono.defer(() -> {
-			if (this.channel.fileRegionSupported()) {
+			if (this.channel.connection().zeroCopyFiles()) {
 				return onEventLoop(() -> writeFileRegion(file, position, count));
 			}
 			Flux<DataBuffer> chunks = DataBufferUtils.readAsynchronousFileChannel(
@@ -149,7 +149,9 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 * @return completes once the head was handed to the channel, on its event loop
 	 */
 	public Mono<Void> writeHeadOnly() {
-		return doCommit(() -> onEventLoop(() -> writeFull(null)));
+		// Deferred: Spring takes every commit action from its supplier before it runs the first of them, and the
+		// head must wait for the one that applies the cookies and for the beforeCommit actions before it.
+		return doCommit(() -> Mono.defer(() -> onEventLoop(() -> writeFull(null))));
 	}
 
 	private Mono<Void> onEventLoop(Runnable action) {

@@ -3,7 +3,6 @@ package io.khamsin.container.bridge;
 import java.net.URI;
 import java.net.URISyntaxException;
 
-import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.util.concurrent.FastThreadLocal;
@@ -14,7 +13,7 @@ import io.netty.util.concurrent.FastThreadLocal;
  * direct-mapped table and reused when target, host and scheme all match. One table per reactor thread, so that it
  * needs no locks and costs an idle connection nothing.
  */
-public final class RequestUris {
+final class RequestUris {
 
 	private static final int SLOTS = 64;
 
@@ -40,19 +39,19 @@ public final class RequestUris {
 	 * The table of the calling reactor thread.
 	 * @return the table
 	 */
-	public static RequestUris current() {
+	static RequestUris current() {
 		return PER_THREAD.get();
 	}
 
 	/**
 	 * The absolute URI of a request, from its target and {@code Host} header.
 	 * @param request the request
-	 * @param channel the channel it came on
-	 * @param scheme {@code http} or {@code https}
+	 * @param connection the connection it came on: its scheme, and its local address for a missing {@code Host}
 	 * @return the URI
 	 * @throws URISyntaxException if the request target is not a valid URI
 	 */
-	public URI uriOf(HttpRequest request, Channel channel, String scheme) throws URISyntaxException {
+	URI uriOf(HttpRequest request, ConnectionInfo connection) throws URISyntaxException {
+		String scheme = connection.scheme();
 		String target = request.uri();
 		String host = request.headers().get(HttpHeaderNames.HOST);
 		int slot = (target.hashCode() * 31 + ((host != null) ? host.hashCode() : 0)) & (SLOTS - 1);
@@ -62,7 +61,7 @@ public final class RequestUris {
 				&& scheme.equals(uri.getScheme())) {
 			return uri;
 		}
-		uri = KhamsinServerHttpRequest.uriOf(target, host, channel, scheme);
+		uri = KhamsinServerHttpRequest.uriOf(target, host, connection);
 		if (host == null) {
 			// Built from the channel's local address: not the same for every connection of the reactor.
 			return uri;

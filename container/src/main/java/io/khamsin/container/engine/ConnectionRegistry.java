@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.util.concurrent.EventExecutor;
 
 import io.khamsin.container.ShutdownResult;
@@ -34,8 +33,6 @@ public final class ConnectionRegistry {
 
 	private final ConcurrentHashMap<EventExecutor, Set<Channel>> reactors = new ConcurrentHashMap<>();
 
-	private final ChannelFutureListener onClose = (future) -> closed(future.channel());
-
 	private volatile CompletableFuture<ShutdownResult> drained;
 
 	/**
@@ -50,7 +47,8 @@ public final class ConnectionRegistry {
 	 * Admit a newly accepted connection, or refuse it when the limit is reached or the server is draining. Called
 	 * on the connection's event loop.
 	 * @param channel the connection
-	 * @return {@code true} if admitted; a refused connection must be closed by the caller
+	 * @return {@code true} if admitted, and the caller tells {@link #closed(Channel)} when it closes; a refused
+	 * connection must be closed by the caller
 	 */
 	public boolean admit(Channel channel) {
 		if (this.drained != null) {
@@ -74,12 +72,14 @@ public final class ConnectionRegistry {
 			return false;
 		}
 		this.accepted.increment();
-		channel.closeFuture().addListener(this.onClose);
 		return true;
 	}
 
-	private void closed(Channel channel) {
-		// A close future notifies its listeners on the channel's event loop.
+	/**
+	 * An admitted connection closed. Called on its event loop.
+	 * @param channel the connection
+	 */
+	public void closed(Channel channel) {
 		Set<Channel> channels = this.reactors.get(channel.eventLoop());
 		if (channels != null) {
 			channels.remove(channel);

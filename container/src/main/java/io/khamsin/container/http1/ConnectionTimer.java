@@ -4,13 +4,13 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
  * The timeouts of one HTTP/1.1 connection, as the base of its {@link Http1ServerHandler}: idle between requests
@@ -21,11 +21,8 @@ import io.khamsin.container.guard.Guard;
  * The handler is its own timer task, so that timing a connection costs no object of its own. One task at a time is
  * scheduled, and it never sleeps longer than the shortest timeout: a deadline that moves (every request moves one)
  * is only written to a field, and no task is cancelled until the connection closes.
- * <p>
- * It holds what the timer and the handler both read: the server's context and configuration, the handler's
- * channel context (set by the handler when it is added), and whether the connection closed.
  */
-abstract class ConnectionTimer extends ChannelInboundHandlerAdapter implements Runnable {
+abstract class ConnectionTimer extends Http1Connection implements Runnable {
 
 	// The category of the connection's handler: the one to turn on to follow what happens to a connection.
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
@@ -33,14 +30,6 @@ abstract class ConnectionTimer extends ChannelInboundHandlerAdapter implements R
 	private enum Timeout {
 		NONE, IDLE, HEAD, BODY
 	}
-
-	final ServerContext context;
-
-	final KhamsinServerConfig config;
-
-	ChannelHandlerContext ctx;
-
-	boolean closed;
 
 	private Timeout timeout = Timeout.NONE;
 
@@ -50,9 +39,8 @@ abstract class ConnectionTimer extends ChannelInboundHandlerAdapter implements R
 
 	private ScheduledFuture<?> timerFuture;
 
-	ConnectionTimer(ServerContext context) {
-		this.context = context;
-		this.config = context.config();
+	ConnectionTimer(ServerContext context, ConnectionSecurity security, ReactorMetrics reactor) {
+		super(context, security, reactor);
 		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
 				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
 	}

@@ -1,19 +1,16 @@
 package io.khamsin.container.http1;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
 
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -23,25 +20,26 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
+import io.khamsin.container.bridge.DateHeader;
 import io.khamsin.container.bridge.ExchangeChannel;
+import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.bridge.FixedResponseTable;
 import io.khamsin.container.bridge.HttpExchange;
-import io.khamsin.container.bridge.RequestUris;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.engine.ServerContext;
-import io.khamsin.container.guard.Guard;
-import io.khamsin.container.metrics.ConnectionFigures;
-import io.khamsin.container.metrics.RequestPath;
-import io.khamsin.container.metrics.Route;
+import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
  * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
  * and answered in order, keep-alive, {@code Expect: 100-continue} answered when the handler first asks for the
- * body, the connection's guards (idle, head and body timeouts, body size), and graceful draining. The timeouts
- * are those of {@link ConnectionTimer} and the queue of pipelined requests that of {@link PipelinedRequests}, its
- * bases; the responses it writes itself, without the application, are {@link ServerResponses} and
- * {@link FixedResponses}.
+ * body, the connection's guards (idle, head and body timeouts, the size of a head), and graceful draining. Each
+ * decoded request head goes to the {@link ExchangeDispatcher}, the exchange stage shared by every protocol, which
+ * answers it, refuses it or makes its exchange; this handler carries the exchange ({@link ExchangeChannel}). What
+ * the connection is to its exchanges is {@link Http1Connection}, its timeouts are those of {@link ConnectionTimer}
+ * and the queue of pipelined requests that of {@link PipelinedRequests}, its bases; the responses it writes itself
+ * are {@link ServerResponses} and {@link Http1FixedResponses}.
  * <p>
  * Responses written while a read batch is being processed are flushed once when the batch ends.
  */
@@ -52,17 +50,13 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	/** Unread request bytes that are read and dropped to keep a connection alive; more closes it. */
 	private static final long DISCARD_LIMIT = 64 * 1024;
 
-	private final FixedResponses fixedResponses;
+	private final ExchangeDispatcher dispatcher;
 
-	private final ConnectionFigures figures;
-
-	private Http1ServerCodec codec;
-
-	private ChannelHandlerContext encoderCtx;
-
-	private NettyDataBufferFactory bufferFactory;
+	private final Http1FixedResponses fixedResponses;
 
 	private HttpExchange exchange;
+
+	private long headStart;
 
 	private long sequence;
 
@@ -96,22 +90,11 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 
 	private boolean flushPending;
 
-	Http1ServerHandler(ServerContext context, FixedResponses fixedResponses, NettyDataBufferFactory bufferFactory,
-			ConnectionFigures figures) {
-		super(context);
+	Http1ServerHandler(ServerContext context, ExchangeDispatcher dispatcher, Http1FixedResponses fixedResponses,
+			ConnectionSecurity security, ReactorMetrics reactor) {
+		super(context, security, reactor);
+		this.dispatcher = dispatcher;
 		this.fixedResponses = fixedResponses;
-		this.bufferFactory = bufferFactory;
-		this.figures = figures;
-	}
-
-	void codec(Http1ServerCodec codec) {
-		this.codec = codec;
-	}
-
-	@Override
-	public void handlerAdded(ChannelHandlerContext ctx) {
-		this.ctx = ctx;
-		this.encoderCtx = ctx.pipeline().context(this.codec);
 	}
 
 	@Override
@@ -123,7 +106,6 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		if (exchange != null) {
 			exchange.cancel();
 		}
-		this.figures.connectionClosed();
 		releasePending();
 		ctx.fireChannelInactive();
 	}
@@ -138,16 +120,11 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	@Override
 	public void bytesReceived() {
 		if (!this.inRequest) {
-			if (!this.receivingHead) {
-				this.figures.headStarted();
+			if (!this.receivingHead && this.dispatcher.timed()) {
+				this.headStart = System.nanoTime();
 			}
 			this.receivingHead = true;
 		}
-	}
-
-	@Override
-	public void bytesRead(int bytes) {
-		this.figures.bytesReceived(bytes);
 	}
 
 	@Override
@@ -165,7 +142,9 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		if (msg instanceof HttpRequest) {
 			this.inRequest = true;
 			this.receivingHead = false;
-			this.figures.headReceived();
+			if (this.dispatcher.timed()) {
+				headDecoded(this.headStart);
+			}
 		}
 		if (msg instanceof LastHttpContent) {
 			this.inRequest = false;
@@ -228,13 +207,15 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	}
 
 	private void onRequest(HttpRequest request) {
-		this.figures.requestStarted();
+		long start = this.dispatcher.timed() ? takeStart() : 0;
 		if (request.decoderResult().isFailure()) {
-			sendErrorAndClose(ServerResponses.refuseMalformed(request.decoderResult().cause(), this.context.guards()));
+			// The decoder's stand-in for a head it could not read names no request of the client's.
+			refuseHead(ServerResponses.refuseMalformed(request.decoderResult().cause(), this.context.guards()), null,
+					start);
 			return;
 		}
 		if (request.protocolVersion().majorVersion() != 1) {
-			sendErrorAndClose(ServerResponses.refuseVersion(request, this.context.guards()));
+			refuseHead(ServerResponses.refuseVersion(request, this.context.guards()), request, start);
 			return;
 		}
 		this.sequence++;
@@ -245,31 +226,9 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		this.bodyBytes = 0;
 		this.requestEnded = false;
 		this.continueExpected = false;
-		if (ServerResponses.isUnsupportedExpectation(request)) {
-			sendErrorAndClose(ServerResponses.refuseExpectation(request, this.context.guards()));
-			return;
-		}
-		long maxBody = this.config.maxRequestBodySize();
-		if (maxBody >= 0 && this.contentLength > maxBody) {
-			sendErrorAndClose(ServerResponses.refuseAnnouncedBody(this.contentLength, maxBody, this.context.guards()));
-			return;
-		}
-		FixedResponses.Entry fixed = this.fixedResponses.lookup(request, this.contentLength > 0 || this.chunked);
-		if (fixed != null) {
-			answerFixed(request, fixed);
-			return;
-		}
-		if ("*".equals(request.uri())) {
-			answerAsteriskForm(request);
-			return;
-		}
-		HttpExchange exchange;
-		try {
-			exchange = HttpExchange.create(this, request, "http", RequestUris.current(), bufferFactory(),
-					this.sequence);
-		}
-		catch (URISyntaxException | IllegalArgumentException ex) {
-			sendErrorAndClose(ServerResponses.refuseTarget(request, ex, this.context.guards()));
+		long bodyLength = this.chunked ? -1 : Math.max(0, this.contentLength);
+		HttpExchange exchange = this.dispatcher.dispatch(this, request, bodyLength, start, this.sequence);
+		if (exchange == null) {
 			return;
 		}
 		this.continueExpected = HttpUtil.is100ContinueExpected(request);
@@ -280,7 +239,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		else {
 			disarm();
 		}
-		exchange.start(this.context.handler());
+		exchange.start();
 	}
 
 	private void onContent(HttpContent content) {
@@ -289,20 +248,17 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			content.release();
 			return;
 		}
-		long maxBody = this.config.maxRequestBodySize();
 		this.bodyBytes += content.content().readableBytes();
-		if (maxBody >= 0 && this.bodyBytes > maxBody) {
-			content.release();
-			failExchange(exchange, ServerResponses.refuseBody(maxBody, this.context.guards()),
-					new IOException("Request body exceeds the limit of " + maxBody + " bytes"));
-			return;
-		}
 		boolean last = content instanceof LastHttpContent;
 		if (last) {
 			this.requestEnded = true;
 		}
 		bodyReceived(last);
-		exchange.onContent(content);
+		HttpResponseStatus refusal = exchange.onContent(content);
+		if (refusal != null) {
+			failExchange(exchange, refusal, new IOException("Request body exceeds the limit of "
+					+ this.config.maxRequestBodySize() + " bytes"));
+		}
 	}
 
 	private void discard(Object msg) {
@@ -310,7 +266,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			this.bodyBytes += content.content().readableBytes();
 		}
 		ReferenceCountUtil.release(msg);
-		if (this.discarded() > DISCARD_LIMIT && !(msg instanceof LastHttpContent)) {
+		if (this.bodyBytes - this.discardFrom > DISCARD_LIMIT && !(msg instanceof LastHttpContent)) {
 			logger.debug("Closing {}: more than {} bytes of an unread request body", this.ctx.channel(), DISCARD_LIMIT);
 			this.discarding = false;
 			this.ctx.close();
@@ -321,10 +277,6 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			this.requestEnded = true;
 			afterExchange();
 		}
-	}
-
-	private long discarded() {
-		return this.bodyBytes - this.discardFrom;
 	}
 
 	@Override
@@ -348,23 +300,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		ctx.fireChannelWritabilityChanged();
 	}
 
-	@Override
-	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-		if (cause instanceof IOException) {
-			logger.debug("Closing connection {}: {}", ctx.channel(), cause.toString());
-		}
-		else {
-			logger.warn("Closing connection {} after an unexpected error", ctx.channel(), cause);
-		}
-		ctx.close();
-	}
-
 	// ExchangeChannel
-
-	@Override
-	public Channel channel() {
-		return this.ctx.channel();
-	}
 
 	@Override
 	public void prepareHead(HttpResponse head, boolean streaming) {
@@ -399,8 +335,8 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	}
 
 	@Override
-	public ChannelFuture write(Object message, boolean flush) {
-		ChannelFuture future = this.ctx.write(message);
+	public ChannelFuture write(Object message, boolean flush, ChannelPromise promise) {
+		ChannelFuture future = this.ctx.write(message, (promise != null) ? promise : this.ctx.newPromise());
 		if (flush) {
 			flush();
 		}
@@ -417,8 +353,30 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	}
 
 	@Override
-	public boolean fileRegionSupported() {
-		return true;
+	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
+		boolean close = this.closing || !this.keepAlive || this.draining;
+		this.closing = close;
+		this.codec.responseWrittenDirectly();
+		// Only a write that is listened to needs a promise: one that closes, or one the exchange stage times.
+		ChannelPromise write = (promise != null) ? promise
+				: close ? this.encoderCtx.newPromise() : this.encoderCtx.voidPromise();
+		ChannelFuture future = this.fixedResponses.write(this.encoderCtx, response, headRequest, close,
+				this.http10 && !close, write);
+		flush();
+		return future;
+	}
+
+	@Override
+	public ChannelFuture refuse(HttpResponseStatus status) {
+		this.closing = true;
+		// Nothing more is read: what the decoder still makes of the bytes (or of the close, for a head cut short)
+		// would be refused a second time on the same connection.
+		this.closed = true;
+		disarm();
+		releasePending();
+		ChannelFuture write = this.ctx.writeAndFlush(ServerResponses.error(status, this.config.serverHeader()));
+		write.addListener(ChannelFutureListener.CLOSE);
+		return write;
 	}
 
 	@Override
@@ -438,7 +396,6 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	@Override
 	public void exchangeComplete(ChannelFuture lastWrite) {
 		HttpExchange exchange = this.exchange;
-		this.figures.requestCompleted(lastWrite, exchange);
 		this.exchange = null;
 		this.continueExpected = false;
 		if (this.closing || this.closed) {
@@ -499,32 +456,10 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		this.ctx.close();
 	}
 
-	// Answers khamsin gives itself
+	// Refusals
 
-	private void answerAsteriskForm(HttpRequest request) {
-		// RFC 9112, section 3.2.4: the asterisk form is only for a server-wide OPTIONS.
-		if (!HttpMethod.OPTIONS.equals(request.method())) {
-			this.context.guards().increment(Guard.BAD_REQUEST);
-			sendErrorAndClose(HttpResponseStatus.BAD_REQUEST);
-			return;
-		}
-		FullHttpResponse response = ServerResponses.serverOptions();
-		prepareHead(response, false);
-		ChannelFuture write = write(response, true);
-		this.discarding = true;
-		exchangeComplete(write);
-	}
-
-	private void answerFixed(HttpRequest request, FixedResponses.Entry fixed) {
-		boolean close = this.closing || !this.keepAlive || this.draining;
-		this.closing = close;
-		this.codec.responseWrittenDirectly();
-		ChannelFuture write = fixed.write(this.encoderCtx, request.method() == HttpMethod.HEAD, close,
-				this.http10 && !close);
-		flush();
-		this.discarding = true;
-		this.figures.requestCompleted(write, fixed.status(), Route.FIXED, RequestPath.FAST);
-		exchangeComplete(write);
+	private void refuseHead(HttpResponseStatus status, HttpRequest request, long start) {
+		this.dispatcher.refused(this, request, status, refuse(status), start);
 	}
 
 	private void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
@@ -535,31 +470,15 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			this.ctx.close();
 		}
 		else {
-			sendErrorAndClose(status);
+			this.dispatcher.refused(exchange, status, refuse(status));
 		}
-	}
-
-	private void sendErrorAndClose(HttpResponseStatus status) {
-		this.closing = true;
-		disarm();
-		releasePending();
-		this.ctx.writeAndFlush(ServerResponses.error(status, this.config.serverHeader()))
-			.addListener(ChannelFutureListener.CLOSE);
-	}
-
-	private NettyDataBufferFactory bufferFactory() {
-		// The server's shared factory serves connections on its allocator; a customized allocator gets its own.
-		if (this.bufferFactory.getByteBufAllocator() != this.ctx.alloc()) {
-			this.bufferFactory = new NettyDataBufferFactory(this.ctx.alloc());
-		}
-		return this.bufferFactory;
 	}
 
 	// Timeouts
 
 	@Override
 	void headTimedOut() {
-		sendErrorAndClose(HttpResponseStatus.REQUEST_TIMEOUT);
+		refuseHead(HttpResponseStatus.REQUEST_TIMEOUT, null, this.headStart);
 	}
 
 	@Override

@@ -5,6 +5,8 @@ import java.util.ArrayDeque;
 import io.netty.util.ReferenceCountUtil;
 
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
  * The requests a client pipelined behind the one being answered, as the base of an {@link Http1ServerHandler}: what
@@ -12,7 +14,9 @@ import io.khamsin.container.engine.ServerContext;
  * handed over again once that answer is complete. Reading stops while anything waits, or while the application has
  * paused the request body, so that a client cannot queue more than one read's worth.
  * <p>
- * The queue is created when a client first pipelines, so that a connection that never does holds none.
+ * It also keeps when each of those requests' heads began to arrive, the start of its clock: HTTP/1.1 answers in
+ * arrival order, so the oldest start not yet taken is in a field and those behind it in a ring. The queue and the
+ * ring are created when a client first pipelines, so that a connection that never does holds neither.
  */
 abstract class PipelinedRequests extends ConnectionTimer {
 
@@ -22,8 +26,14 @@ abstract class PipelinedRequests extends ConnectionTimer {
 
 	private boolean autoReadPaused;
 
-	PipelinedRequests(ServerContext context) {
-		super(context);
+	private long oldestStart;
+
+	private boolean hasOldestStart;
+
+	private LongRing laterStarts;
+
+	PipelinedRequests(ServerContext context, ConnectionSecurity security, ReactorMetrics reactor) {
+		super(context, security, reactor);
 	}
 
 	/**
@@ -56,6 +66,38 @@ abstract class PipelinedRequests extends ConnectionTimer {
 		}
 		this.pending.add(msg);
 		updateAutoRead();
+	}
+
+	/**
+	 * A request head was decoded: keep when it began to arrive until the request is served.
+	 * @param startNanos {@link System#nanoTime()} at its first byte
+	 */
+	final void headDecoded(long startNanos) {
+		if (!this.hasOldestStart && (this.laterStarts == null || this.laterStarts.isEmpty())) {
+			this.oldestStart = startNanos;
+			this.hasOldestStart = true;
+		}
+		else {
+			if (this.laterStarts == null) {
+				this.laterStarts = new LongRing(4);
+			}
+			this.laterStarts.add(startNanos);
+		}
+	}
+
+	/**
+	 * The oldest request decoded and not yet served is being served now.
+	 * @return when its head began to arrive, or now if none was kept
+	 */
+	final long takeStart() {
+		if (this.hasOldestStart) {
+			this.hasOldestStart = false;
+			return this.oldestStart;
+		}
+		if (this.laterStarts != null && !this.laterStarts.isEmpty()) {
+			return this.laterStarts.poll();
+		}
+		return System.nanoTime();
 	}
 
 	/**
@@ -99,6 +141,50 @@ abstract class PipelinedRequests extends ConnectionTimer {
 			this.autoReadPaused = pause;
 			this.ctx.channel().config().setAutoRead(!pause);
 		}
+	}
+
+	/**
+	 * A first-in first-out queue of longs that grows only when more requests are pipelined than ever before on the
+	 * connection. Its capacity stays a power of two, so that positions wrap with a mask, not a division.
+	 */
+	static final class LongRing {
+
+		private long[] values;
+
+		private int head;
+
+		private int size;
+
+		LongRing(int capacity) {
+			this.values = new long[Integer.highestOneBit(Math.max(2, capacity - 1)) << 1];
+		}
+
+		boolean isEmpty() {
+			return this.size == 0;
+		}
+
+		void add(long value) {
+			int mask = this.values.length - 1;
+			if (this.size == this.values.length) {
+				long[] grown = new long[this.values.length * 2];
+				for (int i = 0; i < this.size; i++) {
+					grown[i] = this.values[(this.head + i) & mask];
+				}
+				this.values = grown;
+				this.head = 0;
+				mask = grown.length - 1;
+			}
+			this.values[(this.head + this.size) & mask] = value;
+			this.size++;
+		}
+
+		long poll() {
+			long value = this.values[this.head];
+			this.head = (this.head + 1) & (this.values.length - 1);
+			this.size--;
+			return value;
+		}
+
 	}
 
 }

@@ -16,14 +16,16 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.bridge.DateHeader;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.guard.GuardCounters;
 
 /**
- * The responses khamsin writes itself on an HTTP/1.1 connection, without the application: the errors that refuse
- * a request (400, 413, 414, 417, 431, and the 408 of a timeout), the answer to {@code OPTIONS *}, and
- * {@code 100 Continue}. A refusal is counted as its {@link Guard}. The configured answers to fixed paths are
- * {@link FixedResponses}.
+ * The responses an HTTP/1.1 connection writes itself, without the application: the error that refuses a request
+ * (the 400, 414 and 431 of a head the decoder could not read, the 505 of another major version, the 408 of a
+ * timeout, and the refusals of the exchange stage), and {@code 100 Continue}. A refusal of the head is counted as
+ * its {@link Guard}; those of the exchange stage are counted there. The configured answers to fixed paths are
+ * {@link Http1FixedResponses}.
  */
 final class ServerResponses {
 
@@ -31,8 +33,6 @@ final class ServerResponses {
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
 
 	private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory();
-
-	private static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
 	private ServerResponses() {
 	}
@@ -80,70 +80,6 @@ final class ServerResponses {
 	}
 
 	/**
-	 * Whether a request expects what the server can not meet (RFC 9110, section 10.1.1: {@code 100-continue} is
-	 * the only expectation defined), to be refused with 417.
-	 * @param request the request head
-	 * @return {@code true} if it expects anything else
-	 */
-	static boolean isUnsupportedExpectation(HttpRequest request) {
-		String expect = request.headers().get(HttpHeaderNames.EXPECT);
-		return expect != null && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.trim());
-	}
-
-	/**
-	 * The error that refuses a request with an expectation the server can not meet, counted and logged as every
-	 * other refusal is.
-	 * @param request the request head
-	 * @param guards the counters of the guard that trips
-	 * @return 417
-	 */
-	static HttpResponseStatus refuseExpectation(HttpRequest request, GuardCounters guards) {
-		guards.increment(Guard.BAD_REQUEST);
-		logger.debug("Rejecting request expecting '{}': only 100-continue is supported: 417",
-				request.headers().get(HttpHeaderNames.EXPECT));
-		return HttpResponseStatus.EXPECTATION_FAILED;
-	}
-
-	/**
-	 * The error that refuses a request whose head announces a body larger than the limit.
-	 * @param contentLength the announced length
-	 * @param maxBody the largest body allowed
-	 * @param guards the counters of the guard that trips
-	 * @return 413
-	 */
-	static HttpResponseStatus refuseAnnouncedBody(long contentLength, long maxBody, GuardCounters guards) {
-		guards.increment(Guard.MAX_REQUEST_BODY_SIZE);
-		logger.debug("Request body of {} bytes exceeds khamsin.max-request-body-size ({} bytes): 413", contentLength,
-				maxBody);
-		return HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
-	}
-
-	/**
-	 * The error that refuses a request target the application could not be given.
-	 * @param request the request head
-	 * @param cause why the target could not be parsed
-	 * @param guards the counters of the guard that trips
-	 * @return 400
-	 */
-	static HttpResponseStatus refuseTarget(HttpRequest request, Exception cause, GuardCounters guards) {
-		guards.increment(Guard.BAD_REQUEST);
-		logger.debug("Rejecting request target '{}': {}", request.uri(), cause.getMessage());
-		return HttpResponseStatus.BAD_REQUEST;
-	}
-
-	/**
-	 * The error that refuses a request body that grew past the limit as it arrived.
-	 * @param maxBody the largest body allowed
-	 * @param guards the counters of the guard that trips
-	 * @return 413
-	 */
-	static HttpResponseStatus refuseBody(long maxBody, GuardCounters guards) {
-		guards.increment(Guard.MAX_REQUEST_BODY_SIZE);
-		logger.debug("Request body exceeds khamsin.max-request-body-size ({} bytes): 413", maxBody);
-		return HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
-	}
-
-	/**
 	 * An error response, after which the connection closes: no body, {@code Connection: close}, {@code Date}
 	 * and {@code Server}.
 	 * @param status the status
@@ -157,16 +93,6 @@ final class ServerResponses {
 		if (serverHeader != null) {
 			response.headers().set(HttpHeaderNames.SERVER, serverHeader);
 		}
-		return response;
-	}
-
-	/**
-	 * The answer to {@code OPTIONS *} (RFC 9112, section 3.2.4): the methods the server supports, with no body.
-	 * @return the response, for the connection to complete its head
-	 */
-	static FullHttpResponse serverOptions() {
-		FullHttpResponse response = empty(HttpResponseStatus.OK);
-		response.headers().set(HttpHeaderNames.ALLOW, ALLOWED_METHODS);
 		return response;
 	}
 

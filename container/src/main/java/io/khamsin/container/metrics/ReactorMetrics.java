@@ -9,12 +9,12 @@ import io.netty.util.concurrent.SingleThreadEventExecutor;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
-import io.khamsin.container.accesslog.AccessLog;
-
 /**
  * The figures of one reactor (event loop), written only by its thread: plain counters published with release
  * stores, and one HdrHistogram {@link SingleWriterRecorder} per combination of latency tags, created the first
- * time the combination is recorded. {@link KhamsinMetrics} merges the reactors when read.
+ * time the combination is recorded. {@link KhamsinMetrics} merges the reactors when read. Connections are counted
+ * by the transport when accepted and closed, requests by the exchange stage when they start and end, each on its
+ * own, so that a request may end in any order and on a stream of a connection as well as on the connection.
  */
 public final class ReactorMetrics {
 
@@ -86,19 +86,70 @@ public final class ReactorMetrics {
 	}
 
 	/**
-	 * Record one request whose last response byte was handed to the kernel now, e.g. from a fixed-response
-	 * fast path: {@code reactor.recordRequest(start, 200, Route.FIXED, RequestPath.FAST)}. Call on the
-	 * reactor's thread only.
-	 * @param startNanos {@link System#nanoTime()} at the first byte of the request head
-	 * @param status the response status
-	 * @param route the route
-	 * @param path the path through the engine
+	 * Count a request that is being served. Call on the reactor's thread only, as every method below.
 	 */
-	public void recordRequest(long startNanos, int status, Route route, RequestPath path) {
+	public void requestStarted() {
 		if (this.enabled) {
 			add(REQUESTS_STARTED, 1);
+		}
+	}
+
+	/**
+	 * Count a request that ended without a latency: cut off before its response was out, or refused.
+	 */
+	public void requestEnded() {
+		if (this.enabled) {
 			add(REQUESTS_ENDED, 1);
-			recordLatency(LatencyKey.index(Protocol.H1, status, route, path), System.nanoTime() - startNanos);
+		}
+	}
+
+	/**
+	 * Count a request whose last response byte was handed to the kernel now, and record its latency under its
+	 * tags, e.g. a fixed response: {@code reactor.requestEnded(Protocol.H1, 200, Route.FIXED, RequestPath.FAST, start)}.
+	 * Nothing is allocated once the tags' recorder exists.
+	 * @param protocol the protocol it came on
+	 * @param status the response status
+	 * @param route the route, or WebFlux's best matching pattern (a {@code PathPattern} or a string), or
+	 * {@code null} for {@link Route#OTHER}
+	 * @param path the path through the engine
+	 * @param startNanos {@link System#nanoTime()} at the first byte of its head
+	 */
+	public void requestEnded(Protocol protocol, int status, Object route, RequestPath path, long startNanos) {
+		requestEnded(latencyKey(protocol, status, route, path), startNanos);
+	}
+
+	/**
+	 * The tags of a latency resolved to the key of their recorder, for a response whose tags are known before it
+	 * has left: the key takes less room than the tags while the response waits.
+	 * @param protocol the protocol
+	 * @param status the response status
+	 * @param route the route or pattern, or {@code null}
+	 * @param path the path through the engine
+	 * @return the key, for {@link #requestEnded(int, long)}
+	 */
+	public int latencyKey(Protocol protocol, int status, Object route, RequestPath path) {
+		return LatencyKey.index(protocol, status, this.routes.resolve(route), path);
+	}
+
+	/**
+	 * Count a request whose last response byte was handed to the kernel now, and record its latency.
+	 * @param latencyKey the key of its tags ({@link #latencyKey})
+	 * @param startNanos {@link System#nanoTime()} at the first byte of its head
+	 */
+	public void requestEnded(int latencyKey, long startNanos) {
+		if (this.enabled) {
+			recordLatency(latencyKey, System.nanoTime() - startNanos);
+			add(REQUESTS_ENDED, 1);
+		}
+	}
+
+	/**
+	 * Count bytes read from a connection (by its protocol's decoder, which saves every read a pipeline step).
+	 * @param bytes how many
+	 */
+	public void bytesReceived(int bytes) {
+		if (this.enabled) {
+			add(BYTES_RECEIVED, bytes);
 		}
 	}
 
@@ -128,6 +179,13 @@ public final class ReactorMetrics {
 	}
 
 	/**
+	 * Count a connection of this reactor that closed.
+	 */
+	public void connectionClosed() {
+		add(CONNECTIONS_CLOSED, 1);
+	}
+
+	/**
 	 * Count a connection refused on this reactor (too many open, or shutting down).
 	 */
 	public void connectionRefused() {
@@ -140,25 +198,6 @@ public final class ReactorMetrics {
 	 */
 	public TrafficCounter trafficCounter() {
 		return this.trafficCounter;
-	}
-
-	/**
-	 * The figures of a new connection on this reactor.
-	 * @param protocol the connection's protocol
-	 * @return the connection's figures
-	 */
-	public ConnectionFigures newConnection(Protocol protocol) {
-		return newConnection(protocol, null);
-	}
-
-	/**
-	 * The figures of a new connection on this reactor, which also writes the access log.
-	 * @param protocol the connection's protocol
-	 * @param accessLog the access log, or {@code null} when it is off
-	 * @return the connection's figures
-	 */
-	public ConnectionFigures newConnection(Protocol protocol, AccessLog accessLog) {
-		return new ConnectionFigures(this, protocol, this.routes, accessLog);
 	}
 
 	/**

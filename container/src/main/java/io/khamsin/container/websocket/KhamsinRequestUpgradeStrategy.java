@@ -4,10 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelHandler;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
@@ -29,12 +31,13 @@ import reactor.core.publisher.Mono;
 
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.bridge.KhamsinServerHttpResponse;
-import io.khamsin.container.http1.Http1ChannelInitializer;
+import io.khamsin.container.bridge.ProtocolUpgrade;
 
 /**
  * WebFlux's {@link RequestUpgradeStrategy} for khamsin: answers the handshake with {@code 101 Switching
- * Protocols} (RFC 6455, section 4.2.2), replaces the HTTP/1.1 codec with WebSocket frame codecs, and runs the
- * {@link WebSocketHandler} on a {@link KhamsinWebSocketSession} until it completes or the peer closes.
+ * Protocols} (RFC 6455, section 4.2.2), switches the connection to WebSocket frame codecs through the
+ * {@link ProtocolUpgrade} of the protocol that carried the handshake, and runs the {@link WebSocketHandler} on a
+ * {@link KhamsinWebSocketSession} until it completes or the peer closes.
  */
 public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrategy {
 
@@ -86,6 +89,11 @@ public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrate
 		if (key == null) {
 			return Mono.error(new IllegalStateException("Missing Sec-WebSocket-Key header"));
 		}
+		ProtocolUpgrade upgrade = khamsinRequest.protocolUpgrade();
+		if (upgrade == null) {
+			return Mono.error(new IllegalStateException("A WebSocket handshake needs a connection that can leave HTTP "
+					+ "(HTTP/1.1); this request came on one that cannot"));
+		}
 		HandshakeInfo info = handshakeInfoFactory.get();
 		Channel channel = khamsinRequest.channel();
 		HttpHeaders headers = response.getHeaders();
@@ -99,27 +107,29 @@ public final class KhamsinRequestUpgradeStrategy implements RequestUpgradeStrate
 		NettyDataBufferFactory bufferFactory = (NettyDataBufferFactory) response.bufferFactory();
 		return khamsinResponse.writeHeadOnly().then(Mono.defer(() -> {
 			KhamsinWebSocketSession session = new KhamsinWebSocketSession(channel, info, bufferFactory);
-			switchToWebSocket(channel.pipeline(), session);
+			upgrade.switchTo(webSocketHandlers(session));
 			// Once the protocol switched, a handler error can only end the session (1011), not the HTTP exchange.
 			return handler.handle(session)
 				.then(Mono.defer(session::close))
 				.onErrorResume((error) -> session.close(CloseStatus.SERVER_ERROR))
-				.then(session.closed());
+				.then(session.closed())
+				.doFinally((signal) -> session.release());
 		}));
 	}
 
-	private void switchToWebSocket(ChannelPipeline pipeline, KhamsinWebSocketSession session) {
+	private Map<String, ChannelHandler> webSocketHandlers(KhamsinWebSocketSession session) {
 		WebSocketDecoderConfig config = WebSocketDecoderConfig.newBuilder()
 			.maxFramePayloadLength(this.maxFramePayloadLength)
 			.allowExtensions(false)
 			.expectMaskedFrames(true)
 			.closeOnProtocolViolation(false)
 			.build();
-		pipeline.addAfter(Http1ChannelInitializer.CODEC, "ws-decoder", new WebSocket13FrameDecoder(config));
-		pipeline.addAfter("ws-decoder", "ws-encoder", new WebSocket13FrameEncoder(false));
-		pipeline.addAfter("ws-encoder", "ws-aggregator", new WebSocketFrameAggregator(this.maxFramePayloadLength));
-		pipeline.addAfter("ws-aggregator", "ws-session", session.inboundHandler());
-		pipeline.remove(Http1ChannelInitializer.CODEC);
+		Map<String, ChannelHandler> handlers = new LinkedHashMap<>();
+		handlers.put("ws-decoder", new WebSocket13FrameDecoder(config));
+		handlers.put("ws-encoder", new WebSocket13FrameEncoder(false));
+		handlers.put("ws-aggregator", new WebSocketFrameAggregator(this.maxFramePayloadLength));
+		handlers.put("ws-session", session.inboundHandler());
+		return handlers;
 	}
 
 	private RequestUpgradeStrategy fallback() {

@@ -31,7 +31,9 @@ import io.khamsin.container.bridge.InboundPublisher;
 /**
  * A WebFlux {@code WebSocketSession} on a Netty channel whose pipeline carries WebSocket frames. Received
  * messages are demand-driven (reading pauses while the handler has not asked for more); sent messages are
- * written while the channel is writable and flushed once per batch. Pings are answered with pongs.
+ * written while the channel is writable and flushed once per batch. Pings are answered with pongs. Received
+ * messages the handler did not take are released when the session ends, and at once when the connection closes
+ * if the handler never asked for them.
  */
 final class KhamsinWebSocketSession extends AbstractWebSocketSession<Channel> implements InboundPublisher.ReadControl {
 
@@ -53,6 +55,10 @@ final class KhamsinWebSocketSession extends AbstractWebSocketSession<Channel> im
 				(message) -> DataBufferUtils.release(message.getPayload()), true);
 		channel.closeFuture().addListener((future) -> {
 			this.inbound.onComplete();
+			if (!this.inbound.isSubscribed()) {
+				// A handler that only sends never reads what the peer sent: nobody can any more.
+				this.inbound.discard();
+			}
 			this.closeStatus.tryEmitValue(CloseStatus.NO_STATUS_CODE);
 		});
 	}
@@ -88,6 +94,14 @@ final class KhamsinWebSocketSession extends AbstractWebSocketSession<Channel> im
 	@Override
 	public Mono<CloseStatus> closeStatus() {
 		return this.closeStatus.asMono();
+	}
+
+	/**
+	 * The session is over (its handler ended and the connection closed, or the upgrade was cancelled): release the
+	 * received messages that the handler did not take.
+	 */
+	void release() {
+		this.inbound.discard();
 	}
 
 	/** @return completes when the connection is closed */

@@ -1,8 +1,11 @@
 package io.khamsin.container.websocket;
 
+import java.nio.channels.ClosedChannelException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Function;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import org.reactivestreams.Publisher;
@@ -15,9 +18,15 @@ import reactor.core.publisher.Operators;
 
 /**
  * Sends a publisher of messages as frames: one message requested at a time while the channel is writable,
- * written on the event loop and flushed once per batch; completes when the publisher completes.
+ * written on the event loop and flushed once per batch; completes when the publisher completes, and fails with
+ * a {@link ClosedChannelException} (cancelling the publisher) when the connection closes first, so that a handler
+ * that sends forever ends with its session.
  */
-final class WebSocketSendOperation extends Mono<Void> implements CoreSubscriber<WebSocketMessage>, Subscription {
+final class WebSocketSendOperation extends Mono<Void>
+		implements CoreSubscriber<WebSocketMessage>, Subscription, ChannelFutureListener {
+
+	private static final AtomicIntegerFieldUpdater<WebSocketSendOperation> TERMINATED = AtomicIntegerFieldUpdater
+		.newUpdater(WebSocketSendOperation.class, "terminated");
 
 	private final Channel channel;
 
@@ -34,6 +43,8 @@ final class WebSocketSendOperation extends Mono<Void> implements CoreSubscriber<
 	private boolean flushScheduled;
 
 	private volatile boolean cancelled;
+
+	private volatile int terminated;
 
 	WebSocketSendOperation(Channel channel, Publisher<WebSocketMessage> messages,
 			Function<WebSocketMessage, WebSocketFrame> toFrame) {
@@ -53,8 +64,25 @@ final class WebSocketSendOperation extends Mono<Void> implements CoreSubscriber<
 		if (Operators.validate(this.upstream, subscription)) {
 			this.upstream = subscription;
 			this.actual.onSubscribe(this);
+			this.channel.closeFuture().addListener(this);
 			subscription.request(1);
 		}
+	}
+
+	/**
+	 * The connection closed: nothing more can be sent.
+	 */
+	@Override
+	public void operationComplete(ChannelFuture closed) {
+		if (terminate()) {
+			this.cancelled = true;
+			this.upstream.cancel();
+			this.actual.onError(new ClosedChannelException());
+		}
+	}
+
+	private boolean terminate() {
+		return TERMINATED.compareAndSet(this, 0, 1);
 	}
 
 	@Override
@@ -104,12 +132,18 @@ final class WebSocketSendOperation extends Mono<Void> implements CoreSubscriber<
 
 	@Override
 	public void onError(Throwable error) {
+		if (!terminate()) {
+			return;
+		}
 		this.channel.eventLoop().execute(this::flush);
 		this.actual.onError(error);
 	}
 
 	@Override
 	public void onComplete() {
+		if (!terminate()) {
+			return;
+		}
 		if (!this.channel.isActive()) {
 			// The peer closed first: what was sent before the close is all the peer could take.
 			this.actual.onComplete();
@@ -128,6 +162,7 @@ final class WebSocketSendOperation extends Mono<Void> implements CoreSubscriber<
 	@Override
 	public void cancel() {
 		this.cancelled = true;
+		this.terminated = 1;
 		Subscription upstream = this.upstream;
 		if (upstream != null) {
 			upstream.cancel();

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.khamsin.container.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.test.RawHttpConnection;
@@ -22,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The access log writes one line per request in the configured format, after the response is out, and tells
- * what to do about a format or a file it cannot use.
+ * The access log writes one line per request in the configured format, after the response is out, for the
+ * responses khamsin gives itself too (fixed responses, its refusals, {@code OPTIONS *}), and tells what to do
+ * about a format or a file it cannot use.
  */
 @Timeout(60)
 class AccessLogTests {
@@ -86,6 +88,42 @@ class AccessLogTests {
 			assertThat(connection.read().status()).isEqualTo(200);
 		}
 		assertThat(lines(file, 1).get(0)).matches("GET /plaintext\\?a=b HTTP/1\\.1 200 13 \\d+ example %");
+	}
+
+	@Test
+	void everyResponseKhamsinWritesItselfIsLoggedWithItsStatus() throws Exception {
+		Path file = this.dir.resolve("logs/access.log");
+		this.server = KhamsinServer.create(KhamsinServerConfig.builder()
+			.reactors(1)
+			.maxInitialLineLength(256)
+			.maxHeaderSize(1024)
+			.maxRequestBodySize(100)
+			.headerReadTimeout(Duration.ofMillis(300))
+			.fixedResponse(FixedResponse.of("/health", 200, "text/plain", "UP"))
+			.accessLog(AccessLogConfig.of("\"%r\" %>s %b", file.toString()))
+			.build(), new TestRoutes(Path.of("missing")).handler());
+		this.server.start();
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /health HTTP/1.1\r\nHost: a\r\n\r\nOPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(200);
+			assertThat(connection.read().status()).isEqualTo(200);
+		}
+		String[] refused = { "GET /plaintext HTTP/1.1\r\nHost: a\r\nExpect: something\r\n\r\n",
+				"GET /plaintext HTTP/2.0\r\nHost: a\r\n\r\n",
+				"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n",
+				"GET /" + "a".repeat(300) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+				"GET /plaintext HTTP/1.1\r\nHost: a\r\nX-Big: " + "b".repeat(2000) + "\r\n\r\n",
+				"GET * HTTP/1.1\r\nHost: a\r\n\r\n", "GET /plaintext HTTP/1.1\r\nHost: a\r\n" };
+		int[] statuses = { 417, 505, 413, 414, 431, 400, 408 };
+		for (int i = 0; i < refused.length; i++) {
+			try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+				assertThat(connection.send(refused[i]).read().status()).isEqualTo(statuses[i]);
+			}
+		}
+		List<String> lines = lines(file, 2 + refused.length);
+		assertThat(lines).containsExactlyInAnyOrder("\"GET /health HTTP/1.1\" 200 2", "\"OPTIONS * HTTP/1.1\" 200 -",
+				"\"GET /plaintext HTTP/1.1\" 417 -", "\"GET /plaintext HTTP/2.0\" 505 -", "\"POST /echo HTTP/1.1\" 413 -",
+				"\"-\" 414 -", "\"-\" 431 -", "\"GET * HTTP/1.1\" 400 -", "\"-\" 408 -");
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Random;
 
 import org.junit.jupiter.api.AfterEach;
@@ -18,10 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.guard.Guard;
+import io.khamsin.container.test.LeakDetectionExtension;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.test.TestRoutes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * HTTP/1.1 as a client sees it on a real socket (RFC 9112): keep-alive, pipelining, chunking,
@@ -126,6 +129,31 @@ class Http1BehaviourTests {
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.bodyText()).isEqualTo("ping");
 		}
+	}
+
+	@Test
+	void aBodyTheHandlerIgnoresIsReleasedWhetherItArrivedOrNot() throws Exception {
+		int mark = LeakDetectionExtension.mark();
+		String big = "x".repeat(200_000);
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			for (int i = 0; i < 5; i++) {
+				// A small body, whole before the answer; a large one, still arriving when the handler is done.
+				connection.send("POST /ignore HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello");
+				assertThat(connection.read().bodyText()).isEqualTo("ignored");
+				connection.send("POST /ignore HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + big.length()
+						+ "\r\n\r\n" + big);
+				RawHttpConnection.Response response = connection.read();
+				assertThat(response.bodyText()).isEqualTo("ignored");
+				if ("close".equals(response.header("Connection"))) {
+					break;
+				}
+			}
+		}
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /ignore HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello");
+		}
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.server.connections().open() == 0);
+		assertThat(LeakDetectionExtension.reportsSince(mark)).isEmpty();
 	}
 
 	@Test

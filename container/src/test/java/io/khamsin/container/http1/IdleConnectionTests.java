@@ -20,6 +20,7 @@ import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.test.RawHttpConnection;
+import io.khamsin.container.transport.ConnectionInitializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -64,8 +65,9 @@ class IdleConnectionTests {
 			await().untilAsserted(() -> {
 				Map<String, ChannelHandler> handlers = channel.eventLoop().submit(() -> channel.pipeline().toMap())
 					.get(5, TimeUnit.SECONDS);
-				assertThat(handlers).containsOnlyKeys("traffic", Http1ChannelInitializer.CODEC, "http1-handler");
-				Http1ServerCodec codec = (Http1ServerCodec) handlers.get(Http1ChannelInitializer.CODEC);
+				assertThat(handlers).containsOnlyKeys(ConnectionInitializer.TRAFFIC, Http1Initializer.CODEC,
+						Http1Initializer.HANDLER);
+				Http1ServerCodec codec = (Http1ServerCodec) handlers.get(Http1Initializer.CODEC);
 				assertThat(channel.eventLoop().submit(codec::holdsDecoder).get(5, TimeUnit.SECONDS)).isFalse();
 				assertThat(channel.eventLoop().submit(codec::holdsEncoder).get(5, TimeUnit.SECONDS)).isFalse();
 			});

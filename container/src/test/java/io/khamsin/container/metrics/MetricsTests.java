@@ -8,9 +8,15 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.observation.ObservationRegistry;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,7 +41,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The engine's figures count what a client did: every request once, under its route, status class and path,
- * timed from its head to its last byte; connections, requests in flight and bytes per reactor; nothing per
+ * timed from its head to its last byte leaving; connections, requests in flight and bytes per reactor; nothing per
  * request when switched off.
  */
 @Timeout(60)
@@ -171,6 +177,55 @@ class MetricsTests {
 			assertThat(this.server.metrics().totals().requestsActive()).isZero();
 			assertThat(this.server.metrics().totals().requests()).isEqualTo(6);
 		});
+	}
+
+	@Test
+	void aKeptAliveFixedResponseIsTimedUntilItsBytesHaveLeft() throws Exception {
+		// Writes reach the socket 300 ms after they are flushed, as they would through a slow network.
+		Duration lag = Duration.ofMillis(300);
+		start(MetricsConfig.defaults(), KhamsinServerConfig.builder()
+			.fixedResponse(FixedResponse.of("/ping", 200, "text/plain", "pong"))
+			.customizer((bootstrap) -> {
+				ChannelHandler khamsin = bootstrap.config().childHandler();
+				bootstrap.childHandler(new ChannelInitializer<>() {
+
+					@Override
+					protected void initChannel(Channel channel) {
+						channel.pipeline().addLast(new LaggingFlush(lag)).addLast(khamsin);
+					}
+
+				});
+			}));
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /ping HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().bodyText()).isEqualTo("pong");
+			assertThat(connection.isClosedByServer(100)).isFalse();
+		}
+		await().atMost(WAIT).untilAsserted(() -> {
+			Histogram fixed = this.server.metrics()
+				.latency()
+				.sinceStart()
+				.get(new LatencyKey(Protocol.H1, "2xx", "fixed", RequestPath.FAST));
+			assertThat(fixed).isNotNull();
+			assertThat(fixed.getTotalCount()).isEqualTo(1);
+			assertThat(fixed.getMaxValue()).isGreaterThanOrEqualTo(lag.toNanos());
+		});
+	}
+
+	/** Holds every flush for a while before it reaches the socket. */
+	private static final class LaggingFlush extends ChannelOutboundHandlerAdapter {
+
+		private final Duration lag;
+
+		LaggingFlush(Duration lag) {
+			this.lag = lag;
+		}
+
+		@Override
+		public void flush(ChannelHandlerContext ctx) {
+			ctx.executor().schedule(ctx::flush, this.lag.toMillis(), TimeUnit.MILLISECONDS);
+		}
+
 	}
 
 	@Test

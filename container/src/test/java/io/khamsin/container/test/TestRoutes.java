@@ -24,6 +24,7 @@ import reactor.core.publisher.Mono;
 
 import static org.springframework.web.reactive.function.server.RequestPredicates.GET;
 import static org.springframework.web.reactive.function.server.RequestPredicates.HEAD;
+import static org.springframework.web.reactive.function.server.RequestPredicates.POST;
 
 /**
  * The WebFlux routes that engine tests serve: one per behaviour under test.
@@ -71,6 +72,8 @@ public final class TestRoutes {
 			.GET("/cookie", (request) -> ServerResponse.ok()
 				.cookie(ResponseCookie.from("flavour", "ginger").path("/").httpOnly(true).build())
 				.bodyValue(request.cookies().getFirst("seen") != null ? request.cookies().getFirst("seen").getValue() : "none"))
+			.route(POST("/ignore").or(GET("/ignore")), (request) -> Mono.delay(Duration.ofMillis(20))
+				.then(ServerResponse.ok().bodyValue("ignored")))
 			.GET("/remote", (request) -> ServerResponse.ok().bodyValue(request.remoteAddress().map((a) -> a.getAddress().getHostAddress()).orElse("?")))
 			.build();
 	}

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.reactive.config.EnableWebFlux;
 import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
@@ -25,16 +28,23 @@ import org.springframework.web.reactive.socket.WebSocketHandler;
 import org.springframework.web.reactive.socket.WebSocketMessage;
 import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
 import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAdapter;
+import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.test.LeakDetectionExtension;
+import io.khamsin.container.test.RawHttpConnection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * WebSocket through WebFlux on khamsin with the JDK's client: echo of text and binary messages, ping answered
- * by pong, the close code seen by both sides, and a message over the limit closed with 1009.
+ * WebSocket through WebFlux on khamsin with the JDK's client: the handshake with what web filters add to it, echo
+ * of text and binary messages, ping answered by pong, the close code seen by both sides, a message over the limit
+ * closed with 1009, and the messages of a handler that never reads them released however its session ends.
  */
 @Timeout(30)
 class WebSocketTests {
@@ -95,9 +105,62 @@ class WebSocketTests {
 		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(1009);
 	}
 
+	@Test
+	void theHandshakeCarriesTheCookiesAndHeadersThatAWebFilterAdded() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			RawHttpConnection.Response handshake = connection.send("GET /ws/echo HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+					+ "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+					+ "Sec-WebSocket-Version: 13\r\n\r\n")
+				.readHead();
+			assertThat(handshake.status()).isEqualTo(101);
+			assertThat(handshake.header("Sec-WebSocket-Accept")).isEqualTo("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+			assertThat(handshake.header("Set-Cookie")).contains("flavour=ginger").contains("HttpOnly");
+			assertThat(handshake.header("X-Filter")).isEqualTo("added");
+			assertThat(handshake.header("X-Before-Commit")).isEqualTo("added at commit");
+		}
+	}
+
+	@Test
+	void framesAHandlerThatOnlySendsNeverReadAreReleasedWhenItEndsTheSession() throws Exception {
+		int mark = LeakDetectionExtension.mark();
+		Listener listener = new Listener();
+		sendUnread("/ws/three", listener);
+		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("text:tick-0");
+		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(1000);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.server.connections().open() == 0);
+		assertThat(LeakDetectionExtension.reportsSince(mark)).isEmpty();
+	}
+
+	@Test
+	void framesAHandlerThatOnlySendsNeverReadAreReleasedAndItsSendingEndsWhenTheConnectionIsLost()
+			throws Exception {
+		int mark = LeakDetectionExtension.mark();
+		Listener listener = new Listener();
+		WebSocket socket = sendUnread("/ws/ticks", listener);
+		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).startsWith("text:tick-");
+		socket.abort();
+		assertThat(this.context.getBean(WebSocketConfig.class).ticksEnded.await(10, TimeUnit.SECONDS))
+			.as("the ticking handler ended with its session").isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.server.connections().open() == 0);
+		assertThat(LeakDetectionExtension.reportsSince(mark)).isEmpty();
+	}
+
+	/** Open a session with a handler that only sends, and send it messages it will never read. */
+	private WebSocket sendUnread(String path, Listener listener) throws Exception {
+		WebSocket socket = this.client.newWebSocketBuilder()
+			.buildAsync(URI.create("ws://127.0.0.1:" + this.server.port() + path), listener)
+			.get(5, TimeUnit.SECONDS);
+		for (int i = 0; i < 5; i++) {
+			socket.sendText("unread " + i, true).get(5, TimeUnit.SECONDS);
+		}
+		return socket;
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableWebFlux
 	static class WebSocketConfig {
+
+		final CountDownLatch ticksEnded = new CountDownLatch(1);
 
 		@Bean
 		HandlerMapping webSocketMapping() {
@@ -108,8 +171,26 @@ class WebSocketTests {
 					return message.getPayload();
 				});
 			}));
-			WebSocketHandler bye = (session) -> session.send(reactor.core.publisher.Mono.just(session.textMessage("bye")));
-			return new SimpleUrlHandlerMapping(Map.of("/ws/echo", echo, "/ws/bye", bye), -1);
+			WebSocketHandler bye = (session) -> session.send(Mono.just(session.textMessage("bye")));
+			WebSocketHandler three = (session) -> session
+				.send(Flux.interval(Duration.ofMillis(100)).take(3).map((i) -> session.textMessage("tick-" + i)));
+			WebSocketHandler ticks = (session) -> session
+				.send(Flux.interval(Duration.ofMillis(20)).map((i) -> session.textMessage("tick-" + i)))
+				.doFinally((signal) -> this.ticksEnded.countDown());
+			return new SimpleUrlHandlerMapping(Map.of("/ws/echo", echo, "/ws/bye", bye, "/ws/three", three,
+					"/ws/ticks", ticks), -1);
+		}
+
+		@Bean
+		WebFilter cookieAndHeaderFilter() {
+			return (exchange, chain) -> {
+				ServerHttpResponse response = exchange.getResponse();
+				response.addCookie(ResponseCookie.from("flavour", "ginger").httpOnly(true).build());
+				response.getHeaders().set("X-Filter", "added");
+				response.beforeCommit(() -> Mono.fromRunnable(
+						() -> response.getHeaders().set("X-Before-Commit", "added at commit")));
+				return chain.filter(exchange);
+			};
 		}
 
 		@Bean

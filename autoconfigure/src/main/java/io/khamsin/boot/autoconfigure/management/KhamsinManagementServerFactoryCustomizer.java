@@ -1,7 +1,5 @@
 package io.khamsin.boot.autoconfigure.management;
 
-import java.util.List;
-
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.core.Ordered;
@@ -34,9 +32,8 @@ final class KhamsinManagementServerFactoryCustomizer
 
 	@Override
 	public void customize(KhamsinReactiveWebServerFactory factory) {
-		this.serverSettings.customize(factory);
-		factory.setReactors(REACTORS);
-		factory.setFixedResponses(List.of());
+		this.serverSettings.customizeEngine(factory);
+		factory.addConfigCustomizers((config) -> config.reactors(REACTORS));
 	}
 
 }

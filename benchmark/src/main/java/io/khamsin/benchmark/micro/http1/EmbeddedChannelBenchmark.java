@@ -2,6 +2,7 @@ package io.khamsin.benchmark.micro.http1;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBuf;
@@ -18,6 +19,18 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
+import org.springframework.http.server.reactive.HttpHandler;
+
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.engine.ConnectionRegistry;
+import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.guard.GuardCounters;
+import io.khamsin.container.http1.Http1Initializer;
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.transport.ConnectionInitializer;
+import io.khamsin.container.transport.ProtocolSelector;
 
 /**
  * The fixture every HTTP/1.1 microbenchmark shares: one {@code EmbeddedChannel} per thread, the status request and
@@ -40,6 +53,9 @@ public abstract class EmbeddedChannelBenchmark {
 
 	EmbeddedChannel channel;
 
+	/** Sees each message the benchmark consumes, before it is released: a test's view of what was measured. */
+	Consumer<Object> observer;
+
 	/** @return {@code bytes} in a buffer that a benchmark can hand out as duplicates forever */
 	static ByteBuf unreleasable(byte[] bytes) {
 		return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(bytes));
@@ -48,6 +64,29 @@ public abstract class EmbeddedChannelBenchmark {
 	/** @return {@code text} (US-ASCII) in a buffer that a benchmark can hand out as duplicates forever */
 	static ByteBuf unreleasable(String text) {
 		return unreleasable(text.getBytes(StandardCharsets.US_ASCII));
+	}
+
+	/**
+	 * An embedded channel with the engine's pipeline for a connection, as a server sets it up: admission and
+	 * figures, then HTTP/1.1 and the exchange stage.
+	 * @param config the configuration
+	 * @param handler the Spring handler
+	 * @param metrics {@code on} to record the engine's figures
+	 * @return the channel
+	 */
+	static EmbeddedChannel engine(KhamsinServerConfig config, HttpHandler handler, String metrics) {
+		KhamsinMetrics figures = KhamsinMetrics.create(MetricsConfig.builder().enabled("on".equals(metrics)).build());
+		ServerContext context = new ServerContext(config, handler, new ConnectionRegistry(config.maxConnections()),
+				new GuardCounters(), figures, null);
+		ProtocolSelector http1 = ProtocolSelector.cleartext(new Http1Initializer(context, new ExchangeDispatcher(context)));
+		return new EmbeddedChannel(new ConnectionInitializer(context, http1));
+	}
+
+	/** Answer one request, as a keep-alive client sends it, and consume the answer. */
+	void exchange(ByteBuf request, Blackhole blackhole) {
+		this.channel.writeInbound(request.duplicate());
+		this.channel.runPendingTasks();
+		consumeOutbound(blackhole);
 	}
 
 	/** Consume and release every message the channel wrote. */
@@ -60,9 +99,12 @@ public abstract class EmbeddedChannelBenchmark {
 		consume(this.channel::readInbound, blackhole);
 	}
 
-	private static void consume(Supplier<Object> messages, Blackhole blackhole) {
+	private void consume(Supplier<Object> messages, Blackhole blackhole) {
 		Object message;
 		while ((message = messages.get()) != null) {
+			if (this.observer != null) {
+				this.observer.accept(message);
+			}
 			blackhole.consume(message);
 			ReferenceCountUtil.release(message);
 		}

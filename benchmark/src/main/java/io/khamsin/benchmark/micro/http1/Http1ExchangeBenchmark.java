@@ -1,7 +1,6 @@
 package io.khamsin.benchmark.micro.http1;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.embedded.EmbeddedChannel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
@@ -12,12 +11,6 @@ import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.publisher.Mono;
 
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.engine.ConnectionRegistry;
-import io.khamsin.container.engine.ServerContext;
-import io.khamsin.container.guard.GuardCounters;
-import io.khamsin.container.http1.Http1ChannelInitializer;
-import io.khamsin.container.metrics.KhamsinMetrics;
-import io.khamsin.container.metrics.MetricsConfig;
 
 /**
  * One whole keep-alive exchange through khamsin's HTTP/1.1 pipeline and its bridge, on an {@code EmbeddedChannel}:
@@ -40,19 +33,13 @@ public class Http1ExchangeBenchmark extends EmbeddedChannelBenchmark {
 			DataBuffer body = response.bufferFactory().wrap(HELLO);
 			return response.writeWith(Mono.just(body));
 		};
-		KhamsinServerConfig config = KhamsinServerConfig.defaults();
-		KhamsinMetrics figures = KhamsinMetrics.create(MetricsConfig.builder().enabled("on".equals(this.metrics)).build());
-		ServerContext context = new ServerContext(config, handler, new ConnectionRegistry(config.maxConnections()),
-				new GuardCounters(), figures, null);
-		this.channel = new EmbeddedChannel(new Http1ChannelInitializer(context));
+		this.channel = engine(KhamsinServerConfig.defaults(), handler, this.metrics);
 		this.request = unreleasable(PLAINTEXT_REQUEST);
 	}
 
 	@Benchmark
 	public void exchange(Blackhole blackhole) {
-		this.channel.writeInbound(this.request.duplicate());
-		this.channel.runPendingTasks();
-		consumeOutbound(blackhole);
+		exchange(this.request, blackhole);
 	}
 
 }

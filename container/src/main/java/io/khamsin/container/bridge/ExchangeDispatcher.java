@@ -1,0 +1,261 @@
+package io.khamsin.container.bridge;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.http.server.reactive.HttpHandler;
+
+import io.khamsin.container.accesslog.AccessLog;
+import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.guard.GuardCounters;
+import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.metrics.RequestPath;
+import io.khamsin.container.metrics.Route;
+
+/**
+ * The exchange stage, one for every protocol: what happens to a request head once its protocol has decoded it. In
+ * order: the request's guards (an expectation, the announced size of its body), a fixed response, the server-wide
+ * {@code OPTIONS *} (and later the page cache), and otherwise an {@link HttpExchange} with the Spring handler. It
+ * keeps the request's clock (from the head's first byte to the last byte of the answer handed to the kernel), counts
+ * it on its reactor, and writes its access log line, for the answers it gives itself, for the refusals of the
+ * protocols and for the exchanges alike. One per server, shared by its connections; it holds no state of a request.
+ */
+public final class ExchangeDispatcher {
+
+	private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory();
+
+	private static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+	private final HttpHandler handler;
+
+	private final GuardCounters guards;
+
+	private final long maxBodySize;
+
+	private final FixedResponseTable fixedResponses;
+
+	private final AccessLog accessLog;
+
+	private final boolean timed;
+
+	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
+
+	private final Map<ByteBufAllocator, NettyDataBufferFactory> otherFactories = new ConcurrentHashMap<>();
+
+	/**
+	 * Create the exchange stage of a server.
+	 * @param context what the server's connections share
+	 */
+	public ExchangeDispatcher(ServerContext context) {
+		this.handler = context.handler();
+		this.guards = context.guards();
+		this.maxBodySize = context.config().maxRequestBodySize();
+		this.fixedResponses = FixedResponseTable.of(context.config().fixedResponses(), context.config().serverHeader());
+		this.accessLog = context.accessLog();
+		this.timed = context.metrics().enabled() || this.accessLog != null;
+	}
+
+	/** @return the fixed responses, for each protocol to encode once */
+	public FixedResponseTable fixedResponses() {
+		return this.fixedResponses;
+	}
+
+	/**
+	 * Whether requests are timed or logged: a protocol reads the clock at the first byte of a head only then.
+	 * @return {@code true} if they are
+	 */
+	public boolean timed() {
+		return this.timed;
+	}
+
+	/**
+	 * A request head arrived: refuse it, answer it here, or make its exchange. An answer given here ends with the
+	 * channel's {@link ExchangeChannel#exchangeComplete}, a refusal with its {@link ExchangeChannel#refuse}, both
+	 * before this returns.
+	 * @param channel the protocol that carries it, in the state to answer it
+	 * @param request the request head
+	 * @param bodyLength the length its head announces for its body, {@code 0} for none, {@code -1} when not announced
+	 * @param startNanos {@link System#nanoTime()} at the first byte of the head, when {@link #timed()}
+	 * @param sequence the number of the request on its connection
+	 * @return the exchange, which the protocol starts once it is ready for its body and answer; {@code null} when
+	 * the request was answered or refused here
+	 */
+	public HttpExchange dispatch(ExchangeChannel channel, HttpRequest request, long bodyLength, long startNanos,
+			long sequence) {
+		if (RequestGuards.isUnsupportedExpectation(request)) {
+			refuse(channel, request, RequestGuards.refuseExpectation(request, this.guards), startNanos);
+			return null;
+		}
+		if (this.maxBodySize >= 0 && bodyLength > this.maxBodySize) {
+			refuse(channel, request, RequestGuards.refuseAnnouncedBody(bodyLength, this.maxBodySize, this.guards),
+					startNanos);
+			return null;
+		}
+		FixedResponseTable.Entry fixed = (bodyLength == 0) ? this.fixedResponses.lookup(request) : null;
+		if (fixed != null) {
+			answer(channel, request, fixed, startNanos);
+			return null;
+		}
+		if ("*".equals(request.uri())) {
+			answerAsteriskForm(channel, request, startNanos);
+			return null;
+		}
+		// The page cache joins here, for every protocol: a hit is answered as a fixed response is, a miss goes on
+		// to the exchange, whose response the cache stores on its way out.
+		ConnectionInfo connection = channel.connection();
+		URI uri;
+		try {
+			uri = RequestUris.current().uriOf(request, connection);
+		}
+		catch (URISyntaxException | IllegalArgumentException ex) {
+			refuse(channel, request, RequestGuards.refuseTarget(request, ex.getMessage(), this.guards), startNanos);
+			return null;
+		}
+		channel.reactor().requestStarted();
+		return new HttpExchange(this, channel, request, uri, bufferFactory(channel.channel().alloc()), sequence,
+				startNanos);
+	}
+
+	/**
+	 * The protocol refused a request before it reached this stage: a head it could not read, a version it does not
+	 * serve, a head that came too slowly. Counted as a request and logged.
+	 * @param channel the protocol that refused it
+	 * @param request the request head, or {@code null} when none could be read
+	 * @param status the status it answered
+	 * @param write the future of the answer's write
+	 * @param startNanos {@link System#nanoTime()} at the first byte of the head, when {@link #timed()}
+	 */
+	public void refused(ExchangeChannel channel, HttpRequest request, HttpResponseStatus status, ChannelFuture write,
+			long startNanos) {
+		ReactorMetrics reactor = channel.reactor();
+		reactor.requestStarted();
+		reactor.requestEnded();
+		log(write, request, channel.connection(), status.code(), "0", startNanos);
+	}
+
+	/**
+	 * The protocol refused the rest of an exchange it had cancelled (a body that stalled, or grew too large): the
+	 * exchange was counted; its refusal is logged.
+	 * @param exchange the cancelled exchange
+	 * @param status the status the protocol answered
+	 * @param write the future of the answer's write
+	 */
+	public void refused(HttpExchange exchange, HttpResponseStatus status, ChannelFuture write) {
+		log(write, exchange.head(), exchange.connection(), status.code(), "0", exchange.startNanos());
+	}
+
+	/**
+	 * A body part of an exchange arrived: whether the body is still within {@code khamsin.max-request-body-size}.
+	 * @param exchange the exchange
+	 * @param received the bytes of its body received so far, this part included
+	 * @return {@code null} if it is, else the status to refuse the request with (counted as its guard)
+	 */
+	public HttpResponseStatus checkBody(HttpExchange exchange, long received) {
+		if (this.maxBodySize >= 0 && received > this.maxBodySize) {
+			return RequestGuards.refuseBody(this.maxBodySize, this.guards);
+		}
+		return null;
+	}
+
+	HttpHandler handler() {
+		return this.handler;
+	}
+
+	/**
+	 * An exchange wrote its last response bytes: its latency is recorded when that write completes, and its line
+	 * logged.
+	 */
+	void written(HttpExchange exchange, ChannelFuture lastWrite) {
+		if (lastWrite == null || lastWrite.isVoid()) {
+			exchange.reactor().requestEnded();
+			return;
+		}
+		lastWrite.addListener(exchange);
+		log(lastWrite, exchange.head(), exchange.connection(), exchange.status(), exchange.responseContentLength(),
+				exchange.startNanos());
+	}
+
+	/** An exchange's last write completed, well or not. */
+	void completed(HttpExchange exchange, ChannelFuture lastWrite) {
+		if (lastWrite.isSuccess()) {
+			exchange.reactor()
+				.requestEnded(exchange.connection().protocol(), exchange.status(), exchange.route(), RequestPath.HANDLER,
+						exchange.startNanos());
+		}
+		else {
+			exchange.reactor().requestEnded();
+		}
+	}
+
+	/** An exchange was cancelled before its response was out. */
+	void cancelled(HttpExchange exchange) {
+		exchange.reactor().requestEnded();
+	}
+
+	private void refuse(ExchangeChannel channel, HttpRequest request, HttpResponseStatus status, long startNanos) {
+		refused(channel, request, status, channel.refuse(status), startNanos);
+	}
+
+	private void answer(ExchangeChannel channel, HttpRequest request, FixedResponseTable.Entry fixed,
+			long startNanos) {
+		ReactorMetrics reactor = channel.reactor();
+		reactor.requestStarted();
+		ChannelPromise clock = this.timed ? new TimedPromise(channel.channel(), reactor,
+				reactor.latencyKey(channel.connection().protocol(), fixed.status(), Route.FIXED, RequestPath.FAST),
+				startNanos) : null;
+		ChannelFuture write = channel.writeFixed(fixed, HttpMethod.HEAD.equals(request.method()), clock);
+		log(write, request, channel.connection(), fixed.status(), fixed.contentLength(), startNanos);
+		channel.exchangeComplete(write);
+	}
+
+	private void answerAsteriskForm(ExchangeChannel channel, HttpRequest request, long startNanos) {
+		// RFC 9112, section 3.2.4: the asterisk form is only for a server-wide OPTIONS.
+		if (!HttpMethod.OPTIONS.equals(request.method())) {
+			refuse(channel, request,
+					RequestGuards.refuseTarget(request, "the asterisk form is only for OPTIONS", this.guards), startNanos);
+			return;
+		}
+		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+				Unpooled.EMPTY_BUFFER, HEADERS.newHeaders(), EmptyHttpHeaders.INSTANCE);
+		response.headers().set(HttpHeaderNames.ALLOW, ALLOWED_METHODS).setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+		ReactorMetrics reactor = channel.reactor();
+		reactor.requestStarted();
+		channel.prepareHead(response, false);
+		ChannelPromise clock = new TimedPromise(channel.channel(), reactor,
+				reactor.latencyKey(channel.connection().protocol(), 200, null, RequestPath.HANDLER), startNanos);
+		ChannelFuture write = channel.write(response, true, clock);
+		log(write, request, channel.connection(), 200, "0", startNanos);
+		channel.exchangeComplete(write);
+	}
+
+	private void log(ChannelFuture write, HttpRequest request, ConnectionInfo connection, int status,
+			String contentLength, long startNanos) {
+		if (this.accessLog != null && !write.isVoid()) {
+			this.accessLog.log(write, request, connection.remoteAddress(), status, contentLength, startNanos);
+		}
+	}
+
+	private NettyDataBufferFactory bufferFactory(ByteBufAllocator alloc) {
+		// The shared factory serves connections on the server's allocator; a customized allocator gets its own.
+		return (alloc == this.bufferFactory.getByteBufAllocator()) ? this.bufferFactory
+				: this.otherFactories.computeIfAbsent(alloc, NettyDataBufferFactory::new);
+	}
+
+}

@@ -1,0 +1,144 @@
+package io.khamsin.container.bridge;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+
+import io.khamsin.container.FixedResponse;
+
+/**
+ * The configured {@link FixedResponse}s, prepared once when the server starts: looked up by path for every
+ * protocol, each protocol encoding every entry once in its own form (HTTP/1.1 bytes, HTTP/2 header blocks) and
+ * finding it again by {@link Entry#index()}, with no map of its own.
+ */
+public final class FixedResponseTable {
+
+	private static final FixedResponseTable NONE = new FixedResponseTable(List.of(), Map.of());
+
+	private final List<Entry> entries;
+
+	private final Map<String, Entry> byPath;
+
+	private FixedResponseTable(List<Entry> entries, Map<String, Entry> byPath) {
+		this.entries = entries;
+		this.byPath = byPath;
+	}
+
+	/**
+	 * Prepare the configured fixed responses.
+	 * @param fixedResponses the fixed responses
+	 * @param serverHeader the {@code Server} header every response carries, or {@code null}
+	 * @return the table
+	 */
+	public static FixedResponseTable of(List<FixedResponse> fixedResponses, String serverHeader) {
+		if (fixedResponses.isEmpty()) {
+			return NONE;
+		}
+		List<Entry> entries = new ArrayList<>();
+		Map<String, Entry> byPath = new HashMap<>();
+		for (FixedResponse fixed : fixedResponses) {
+			Entry entry = new Entry(entries.size(), fixed, serverHeader);
+			entries.add(entry);
+			byPath.put(fixed.path(), entry);
+		}
+		return new FixedResponseTable(List.copyOf(entries), byPath);
+	}
+
+	/** @return every entry, in the order of their indexes */
+	public List<Entry> entries() {
+		return this.entries;
+	}
+
+	/**
+	 * The fixed response for a request without a body, if there is one: a {@code GET} or {@code HEAD} of a
+	 * configured path, in origin form, the query ignored.
+	 * @param request the request head
+	 * @return the entry, or {@code null} when the application answers
+	 */
+	Entry lookup(HttpRequest request) {
+		if (this.byPath.isEmpty()) {
+			return null;
+		}
+		HttpMethod method = request.method();
+		if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
+			return null;
+		}
+		String uri = request.uri();
+		int query = uri.indexOf('?');
+		return this.byPath.get((query < 0) ? uri : uri.substring(0, query));
+	}
+
+	/**
+	 * One fixed response, as every protocol encodes it: status, headers in order, and body.
+	 */
+	public static final class Entry {
+
+		private final int index;
+
+		private final FixedResponse response;
+
+		private final byte[] body;
+
+		private final String serverHeader;
+
+		private final String contentLength;
+
+		Entry(int index, FixedResponse response, String serverHeader) {
+			this.index = index;
+			this.response = response;
+			this.body = response.body();
+			this.serverHeader = serverHeader;
+			this.contentLength = hasBody(response.status()) ? Integer.toString(this.body.length) : null;
+		}
+
+		private static boolean hasBody(int status) {
+			return status != 204 && status != 304;
+		}
+
+		/** @return its place in the table, for a protocol's own array of encoded entries */
+		public int index() {
+			return this.index;
+		}
+
+		/** @return the status */
+		public int status() {
+			return this.response.status();
+		}
+
+		/** @return the {@code Content-Type}, or {@code null} */
+		public String contentType() {
+			return this.response.contentType();
+		}
+
+		/** @return the {@code Content-Length}, or {@code null} for a status that has no body (204, 304) */
+		public String contentLength() {
+			return this.contentLength;
+		}
+
+		/** @return the {@code Server} header, or {@code null} */
+		public String serverHeader() {
+			return this.serverHeader;
+		}
+
+		/** @return the other headers, in order */
+		public Map<String, String> headers() {
+			return this.response.headers();
+		}
+
+		/** @return the body, which the caller must not change */
+		public byte[] body() {
+			return this.body;
+		}
+
+		@Override
+		public String toString() {
+			return this.response.toString();
+		}
+
+	}
+
+}

@@ -1,0 +1,787 @@
+package io.khamsin.container.cache;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The page cache: the {@link #lookup} of the exchange stage, the store of what tickets capture, single-flight,
+ * stale-while-revalidate and stale-if-error, compressed variants, purges and figures, over a local tier (Caffeine,
+ * W-TinyLFU, weighed in bytes) and an optional {@link SharedTier}. Thread-safe: every event loop looks up and
+ * stores at once; a request's deferred answers come back on its own loop.
+ */
+public final class DefaultPageCache implements PageCache, AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(DefaultPageCache.class);
+
+	/** How long a key whose render was not cacheable goes straight to the application (no waiting for renders). */
+	static final Duration UNCACHEABLE_MEMORY = Duration.ofSeconds(10);
+
+	private final PageCacheConfig config;
+
+	private final Cacheability cacheability;
+
+	private final Cache<String, Stored> local;
+
+	private final Cache<String, Boolean> uncacheable;
+
+	private final CacheCounters counters = new CacheCounters();
+
+	private final MissSketch misses;
+
+	private final Map<String, Flight> flights = new ConcurrentHashMap<>();
+
+	private final List<VariantEncoder> encoders;
+
+	private final Executor variantExecutor;
+
+	private final ByteBufAllocator alloc;
+
+	private final LongSupplier clock;
+
+	private final SharedTierClient shared;
+
+	private final AtomicLong purges = new AtomicLong();
+
+	private DefaultPageCache(Builder builder) {
+		this.config = builder.config;
+		this.cacheability = new Cacheability(this.config);
+		this.clock = builder.clock;
+		this.alloc = builder.alloc;
+		this.encoders = List.copyOf(builder.encoders);
+		this.variantExecutor = builder.variantExecutor;
+		this.misses = (this.config.admissionThreshold() > 1) ? new MissSketch() : null;
+		LongSupplier clock = this.clock;
+		this.local = Caffeine.newBuilder()
+			.maximumWeight(this.config.maxSize())
+			.<String, Stored>weigher((key, stored) -> stored.weight() + 2 * key.length())
+			.expireAfter(new Expiry<String, Stored>() {
+
+				@Override
+				public long expireAfterCreate(String key, Stored stored, long now) {
+					return stored.keepNanos(clock.getAsLong());
+				}
+
+				@Override
+				public long expireAfterUpdate(String key, Stored stored, long now, long current) {
+					return stored.keepNanos(clock.getAsLong());
+				}
+
+				@Override
+				public long expireAfterRead(String key, Stored stored, long now, long current) {
+					return current;
+				}
+
+			})
+			.ticker(() -> clock.getAsLong() * 1_000_000L)
+			.executor(Runnable::run)
+			.removalListener((String key, Stored stored, RemovalCause cause) -> dropped(stored, cause))
+			.build();
+		this.uncacheable = Caffeine.newBuilder()
+			.maximumSize(10_000)
+			.expireAfterWrite(UNCACHEABLE_MEMORY)
+			.ticker(() -> clock.getAsLong() * 1_000_000L)
+			.executor(Runnable::run)
+			.build();
+		this.shared = (builder.sharedTier != null && this.config.shared().enabled())
+				? new SharedTierClient(builder.sharedTier, this.config.shared(), this.counters) : null;
+		if (this.shared != null) {
+			builder.sharedTier.onPurge(this::applyLocally);
+		}
+	}
+
+	/**
+	 * A builder of a page cache.
+	 * @param config the configuration
+	 * @return the builder
+	 */
+	public static Builder builder(PageCacheConfig config) {
+		if (config == null) {
+			throw new IllegalArgumentException("config must not be null");
+		}
+		return new Builder(config);
+	}
+
+	/** @return the configuration */
+	public PageCacheConfig config() {
+		return this.config;
+	}
+
+	CacheCounters counters() {
+		return this.counters;
+	}
+
+	ByteBufAllocator alloc() {
+		return this.alloc;
+	}
+
+	// Lookup
+
+	/**
+	 * Look a request up. Call it on the request's event loop, before the application.
+	 * @param request the request
+	 * @param executor the request's event loop: deferred answers are delivered there
+	 * @return what to do
+	 */
+	public Lookup lookup(CacheRequest request, EventExecutor executor) {
+		BypassReason reason = bypass(request);
+		if (reason != null) {
+			this.counters.count(CacheResult.BYPASS, CacheTier.LOCAL);
+			return new Lookup.Bypass(reason);
+		}
+		boolean head = "HEAD".equals(request.method());
+		String page = PageKeys.page(request);
+		boolean noCache = requestsNoCache(request);
+		boolean authorized = request.header("authorization") != null;
+		long now = this.clock.getAsLong();
+		Stored stored = this.local.getIfPresent(page);
+		String key = page;
+		if (stored instanceof VaryMarker marker) {
+			key = PageKeys.entryKey(page, PageKeys.variant(marker.names(), request));
+			stored = this.local.getIfPresent(key);
+		}
+		CachedResponse fallback = null;
+		if (stored instanceof CachedResponse entry && !noCache && (!authorized || entry.isPublic())) {
+			long age = entry.ageMillis(now);
+			if (age < entry.freshMillis()) {
+				Lookup answer = serve(entry, request, head, age, false, CacheTier.LOCAL, null);
+				if (answer != null) {
+					return answer;
+				}
+			}
+			else if (age < entry.freshMillis() + entry.staleWhileRevalidateMillis()) {
+				Ticket revalidation = head ? null : revalidation(key, page, request);
+				Lookup answer = serve(entry, request, head, age, true, CacheTier.LOCAL, revalidation);
+				if (answer != null) {
+					return answer;
+				}
+				if (revalidation != null) {
+					revalidation.abandon();
+				}
+			}
+			else if (age < entry.freshMillis() + entry.staleIfErrorMillis() && entry.tryRetain()) {
+				fallback = entry;
+			}
+		}
+		if (this.uncacheable.getIfPresent(key) != null) {
+			release(fallback);
+			this.counters.count(CacheResult.UNCACHEABLE, CacheTier.LOCAL);
+			return new Lookup.Bypass(BypassReason.RECENTLY_UNCACHEABLE);
+		}
+		if (head) {
+			return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.HEAD, false, CacheTier.LOCAL, fallback));
+		}
+		Flight flight = new Flight(key, this.config.maxWaiters());
+		Flight existing = this.flights.putIfAbsent(key, flight);
+		if (existing != null) {
+			return await(existing, request, page, executor, fallback);
+		}
+		boolean admitted = this.misses == null || this.misses.miss(key) >= this.config.admissionThreshold();
+		if (this.shared != null && this.shared.available()) {
+			Lookup.Deferred answer = new Lookup.Deferred(executor, request);
+			askShared(answer, flight, request, page, admitted, fallback);
+			return answer;
+		}
+		return new Lookup.Miss(new Ticket(this, request, page, flight, Ticket.Role.LEADER, admitted, CacheTier.LOCAL,
+				fallback));
+	}
+
+	private BypassReason bypass(CacheRequest request) {
+		if (!this.config.enabled()) {
+			return BypassReason.DISABLED;
+		}
+		String method = request.method();
+		if (!"GET".equals(method) && !"HEAD".equals(method)) {
+			return BypassReason.METHOD;
+		}
+		if (request.hasBody()) {
+			return BypassReason.BODY;
+		}
+		if (request.host() == null || request.host().isEmpty() || request.path() == null) {
+			return BypassReason.TARGET;
+		}
+		if (request.header("upgrade") != null) {
+			return BypassReason.UPGRADE;
+		}
+		String cacheControl = request.header("cache-control");
+		if (cacheControl != null && CacheControl.parse(request.headers("cache-control")).noStore()) {
+			return BypassReason.NO_STORE;
+		}
+		return null;
+	}
+
+	private static boolean requestsNoCache(CacheRequest request) {
+		String cacheControl = request.header("cache-control");
+		if (cacheControl != null) {
+			return CacheControl.parse(request.headers("cache-control")).noCache();
+		}
+		// RFC 9111, section 5.4: Pragma: no-cache counts only when there is no Cache-Control.
+		String pragma = request.header("pragma");
+		return pragma != null && pragma.toLowerCase(java.util.Locale.ROOT).contains("no-cache");
+	}
+
+	/**
+	 * Answer from an entry: a 304 when the request's conditions match it, else a hit in the best coding the
+	 * client accepts.
+	 * @return the answer, or {@code null} when the entry was freed under the lookup (then it is a miss)
+	 */
+	private Lookup serve(CachedResponse entry, CacheRequest request, boolean head, long ageMillis, boolean stale,
+			CacheTier tier, Ticket revalidation) {
+		if (!stale && entry.status() == 200 && Conditions.notModified(request, entry)) {
+			entry.hit();
+			this.counters.count(CacheResult.HIT, tier);
+			this.counters.add(CacheCounters.NOT_MODIFIED, 1);
+			return new Lookup.NotModified(entry, ageMillis / 1000, tier);
+		}
+		Representation representation = representation(entry, request, head);
+		ByteBuf body = null;
+		if (!head) {
+			body = entry.retainedBody(representation);
+			if (body == null) {
+				return null;
+			}
+		}
+		entry.hit();
+		this.counters.count(stale ? CacheResult.STALE : CacheResult.HIT, tier);
+		return new Lookup.Hit(entry, representation, body, ageMillis / 1000, stale, tier, revalidation);
+	}
+
+	/** A stale hit for stale-if-error, counted by the ticket that asks for it. */
+	Lookup.Hit staleHit(CachedResponse entry, CacheRequest request) {
+		boolean head = "HEAD".equals(request.method());
+		Representation representation = representation(entry, request, head);
+		ByteBuf body = head ? null : entry.retainedBody(representation);
+		if (!head && body == null) {
+			return null;
+		}
+		entry.hit();
+		return new Lookup.Hit(entry, representation, body, entry.ageMillis(this.clock.getAsLong()) / 1000, true,
+				CacheTier.LOCAL, null);
+	}
+
+	private Lookup await(Flight flight, CacheRequest request, String page, EventExecutor executor,
+			CachedResponse fallback) {
+		Lookup.Deferred waiter = new Lookup.Deferred(executor, request);
+		if (!flight.join(waiter)) {
+			this.counters.add(CacheCounters.SINGLE_FLIGHT_OVERFLOWS, 1);
+			return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.FOLLOWER, false, CacheTier.LOCAL,
+					fallback));
+		}
+		release(fallback);
+		this.counters.add(CacheCounters.SINGLE_FLIGHT_WAITS, 1);
+		ScheduledFuture<?> timer = executor.schedule(() -> {
+			if (waiter.complete(() -> follower(request, page))) {
+				this.counters.add(CacheCounters.SINGLE_FLIGHT_TIMEOUTS, 1);
+			}
+		}, this.config.waitTimeout().toNanos(), TimeUnit.NANOSECONDS);
+		waiter.onComplete(() -> timer.cancel(false));
+		return waiter;
+	}
+
+	private Lookup follower(CacheRequest request, String page) {
+		return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.FOLLOWER, false, CacheTier.LOCAL, null));
+	}
+
+	/** A flight's render is over: its waiters look the key up again, or render themselves. */
+	void land(Flight flight, boolean stored, boolean uncacheable) {
+		this.flights.remove(flight.key(), flight);
+		if (uncacheable) {
+			this.uncacheable.put(flight.key(), Boolean.TRUE);
+		}
+		for (Lookup.Deferred waiter : flight.land()) {
+			waiter.complete(() -> afterFlight(waiter.request(), stored));
+		}
+	}
+
+	private Lookup afterFlight(CacheRequest request, boolean stored) {
+		String page = PageKeys.page(request);
+		if (stored) {
+			Lookup answer = fromLocal(request, page, CacheTier.LOCAL);
+			if (answer != null) {
+				return answer;
+			}
+		}
+		return follower(request, page);
+	}
+
+	/** A fresh answer from the local tier, or {@code null}. */
+	private Lookup fromLocal(CacheRequest request, String page, CacheTier tier) {
+		Stored stored = this.local.getIfPresent(page);
+		if (stored instanceof VaryMarker marker) {
+			stored = this.local.getIfPresent(PageKeys.entryKey(page, PageKeys.variant(marker.names(), request)));
+		}
+		boolean authorized = request.header("authorization") != null;
+		long now = this.clock.getAsLong();
+		if (stored instanceof CachedResponse entry && entry.isFresh(now) && (!authorized || entry.isPublic())) {
+			return serve(entry, request, "HEAD".equals(request.method()), entry.ageMillis(now), false, tier, null);
+		}
+		return null;
+	}
+
+	private Ticket revalidation(String key, String page, CacheRequest request) {
+		Flight flight = new Flight(key, this.config.maxWaiters());
+		if (this.flights.putIfAbsent(key, flight) != null) {
+			return null;
+		}
+		return new Ticket(this, request, page, flight, Ticket.Role.REVALIDATION, true, CacheTier.LOCAL, null);
+	}
+
+	// Shared tier
+
+	private void askShared(Lookup.Deferred answer, Flight flight, CacheRequest request, String page, boolean admitted,
+			CachedResponse fallback) {
+		long purgesAtStart = this.purges.get();
+		this.shared.get(sharedKey(page, "")).whenComplete((bytes, error) -> {
+			Stored stored = (error == null) ? decode(bytes) : null;
+			if (stored instanceof VaryMarker marker) {
+				String variant = PageKeys.variant(marker.names(), request);
+				if (this.purges.get() == purgesAtStart && marker.untilMillis() > this.clock.getAsLong()) {
+					this.local.put(page, marker);
+				}
+				this.shared.get(sharedKey(page, variant)).whenComplete((variantBytes, variantError) -> {
+					Stored variantStored = (variantError == null) ? decode(variantBytes) : null;
+					sharedAnswered(answer, flight, request, page, admitted, fallback, variantStored, purgesAtStart);
+				});
+				return;
+			}
+			sharedAnswered(answer, flight, request, page, admitted, fallback, stored, purgesAtStart);
+		});
+	}
+
+	private void sharedAnswered(Lookup.Deferred answer, Flight flight, CacheRequest request, String page,
+			boolean admitted, CachedResponse fallback, Stored stored, long purgesAtStart) {
+		boolean kept = false;
+		if (stored instanceof CachedResponse entry) {
+			long now = this.clock.getAsLong();
+			// A purge since the read began may have removed this entry from the store: it must not come back.
+			if (this.purges.get() == purgesAtStart && entry.isFresh(now)) {
+				this.local.put(entry.key(), entry);
+				kept = true;
+			}
+			else {
+				entry.release();
+			}
+		}
+		if (kept) {
+			this.flights.remove(flight.key(), flight);
+			List<Lookup.Deferred> waiters = flight.land();
+			answer.complete(() -> {
+				Lookup hit = fromLocal(request, page, CacheTier.SHARED);
+				if (hit != null) {
+					release(fallback);
+					return hit;
+				}
+				return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.FOLLOWER, false,
+						CacheTier.SHARED, fallback));
+			});
+			for (Lookup.Deferred waiter : waiters) {
+				waiter.complete(() -> afterFlight(waiter.request(), true));
+			}
+			return;
+		}
+		if (!answer.complete(() -> new Lookup.Miss(
+				new Ticket(this, request, page, flight, Ticket.Role.LEADER, admitted, CacheTier.SHARED, fallback)))) {
+			release(fallback);
+			land(flight, false, false);
+		}
+	}
+
+	private Stored decode(byte[] bytes) {
+		if (bytes == null) {
+			return null;
+		}
+		try {
+			return SharedEntryFormat.decode(bytes, this.alloc);
+		}
+		catch (SharedEntryFormat.VersionMismatchException ex) {
+			this.counters.add(CacheCounters.SHARED_FORMAT_MISMATCHES, 1);
+			logger.debug("Page cache: {}; taken as a miss", ex.getMessage());
+			return null;
+		}
+		catch (IOException | RuntimeException ex) {
+			this.counters.add(CacheCounters.SHARED_ERRORS, 1);
+			logger.debug("Page cache: an unreadable shared entry ({}); taken as a miss", ex.toString());
+			return null;
+		}
+	}
+
+	private String sharedKey(String page, String variant) {
+		return page + PageKeys.VARIANT_SEPARATOR + variant;
+	}
+
+	// Storing
+
+	Cacheability.Decision decide(CacheRequest request, int status, String[] names, String[] values) {
+		return this.cacheability.decide(request, status, names, values, this.clock.getAsLong());
+	}
+
+	/**
+	 * Store a captured response.
+	 * @return the entry, or {@code null} if it was refused
+	 */
+	CachedResponse store(CacheRequest request, String page, int status, String[] names, String[] values, ByteBuf body,
+			Cacheability.Decision decision) {
+		if (decision == null || !decision.storable()) {
+			body.release();
+			return null;
+		}
+		body = compact(body);
+		CachedResponse.Metadata metadata = decision.metadata();
+		String variant = PageKeys.variant(metadata.varyNames(), request);
+		List<String> kept = new ArrayList<>(names.length);
+		List<String> keptValues = new ArrayList<>(names.length);
+		for (int i = 0; i < names.length; i++) {
+			if (!names[i].equalsIgnoreCase("date") && !names[i].equalsIgnoreCase("age")) {
+				kept.add(names[i]);
+				keptValues.add(values[i]);
+			}
+		}
+		CachedResponse entry = new CachedResponse(page, variant, status, kept.toArray(new String[0]),
+				keptValues.toArray(new String[0]), body, metadata);
+		long now = this.clock.getAsLong();
+		long servable = entry.servableMillis(now);
+		VaryMarker marker = metadata.varyNames().isEmpty() ? null
+				: new VaryMarker(page, metadata.varyNames(), now + servable);
+		if (marker != null) {
+			this.local.put(page, marker);
+		}
+		this.local.put(entry.key(), entry);
+		this.counters.add(CacheCounters.STORES, 1);
+		if (this.shared != null && servable > 0) {
+			byte[] bytes = SharedEntryFormat.encode(entry);
+			Duration ttl = Duration.ofMillis(servable);
+			if (bytes != null) {
+				this.shared.put(sharedKey(page, variant), bytes, ttl, metadata.tags());
+			}
+			if (marker != null) {
+				this.shared.put(sharedKey(page, ""), SharedEntryFormat.encode(marker), ttl, metadata.tags());
+			}
+		}
+		return entry;
+	}
+
+	private ByteBuf compact(ByteBuf body) {
+		int length = body.readableBytes();
+		if (body.capacity() - length <= (length >> 2) + 1024) {
+			return body;
+		}
+		ByteBuf exact = this.alloc.directBuffer(length, length);
+		exact.writeBytes(body, body.readerIndex(), length);
+		body.release();
+		return exact;
+	}
+
+	private void dropped(Stored stored, RemovalCause cause) {
+		if (stored == null) {
+			return;
+		}
+		if (cause == RemovalCause.REPLACED && this.local.asMap().get(keyOf(stored)) == stored) {
+			// The same entry put again to weigh a new variant: it stays.
+			return;
+		}
+		stored.dropped();
+		if (stored instanceof CachedResponse) {
+			if (cause == RemovalCause.SIZE) {
+				this.counters.add(CacheCounters.EVICTIONS, 1);
+			}
+			else if (cause == RemovalCause.EXPIRED) {
+				this.counters.add(CacheCounters.EXPIRATIONS, 1);
+			}
+		}
+	}
+
+	private static String keyOf(Stored stored) {
+		return (stored instanceof CachedResponse entry) ? entry.key() : stored.page();
+	}
+
+	// Variants
+
+	private Representation representation(CachedResponse entry, CacheRequest request, boolean head) {
+		Representation identity = entry.identity();
+		if (!entry.managesCodings() || this.encoders.isEmpty() || identity == null) {
+			return identity;
+		}
+		VariantEncoder encoder = AcceptEncoding.choose(request.header("accept-encoding"), this.encoders);
+		if (encoder == null) {
+			return identity;
+		}
+		Representation variant = entry.representation(encoder.coding());
+		if (variant != null || head || !entry.claimVariant(encoder.coding())) {
+			return (variant != null) ? variant : identity;
+		}
+		if (identity.length() <= this.config.offLoopVariantSize()) {
+			makeVariant(entry, encoder);
+			variant = entry.representation(encoder.coding());
+			return (variant != null) ? variant : identity;
+		}
+		try {
+			this.variantExecutor.execute(() -> makeVariant(entry, encoder));
+		}
+		catch (RuntimeException ex) {
+			entry.variantMade(encoder.coding(), null);
+		}
+		return identity;
+	}
+
+	private void makeVariant(CachedResponse entry, VariantEncoder encoder) {
+		if (!entry.tryRetain()) {
+			return;
+		}
+		ByteBuf encoded = null;
+		try {
+			Representation identity = entry.identity();
+			if (identity != null) {
+				encoded = encoder.encode(identity.body().duplicate(), this.alloc);
+				if (encoded.readableBytes() >= identity.length()) {
+					// Nothing gained: clients get the identity body.
+					encoded.release();
+					encoded = null;
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("Page cache: no {} variant of {}: {}", encoder.coding().token(), entry.key(), ex.toString());
+		}
+		finally {
+			entry.variantMade(encoder.coding(), encoded);
+			if (encoded != null) {
+				this.counters.add(CacheCounters.VARIANTS, 1);
+				// Put again so that Caffeine weighs the entry with its new variant.
+				this.local.asMap().replace(entry.key(), entry, entry);
+			}
+			entry.release();
+		}
+	}
+
+	// Purges
+
+	@Override
+	public long purgeKey(String key) {
+		return purge(new Purge(Purge.Kind.KEY, key));
+	}
+
+	@Override
+	public long purgePrefix(String prefix) {
+		return purge(new Purge(Purge.Kind.PREFIX, prefix));
+	}
+
+	@Override
+	public long purgeTag(String tag) {
+		return purge(new Purge(Purge.Kind.TAG, tag));
+	}
+
+	@Override
+	public long purgeAll() {
+		return purge(new Purge(Purge.Kind.ALL, ""));
+	}
+
+	private long purge(Purge purge) {
+		long dropped = applyLocally(purge);
+		if (this.shared != null) {
+			this.shared.purge(purge);
+		}
+		return dropped;
+	}
+
+	/**
+	 * Drop what a purge names from this instance's memory: a purge made here, or heard from another instance.
+	 * @param purge the purge
+	 * @return the entries dropped
+	 */
+	long applyLocally(Purge purge) {
+		this.purges.incrementAndGet();
+		long dropped = 0;
+		for (Map.Entry<String, Stored> held : this.local.asMap().entrySet()) {
+			Stored stored = held.getValue();
+			boolean matches = (purge.kind() == Purge.Kind.TAG)
+					? stored instanceof CachedResponse entry && entry.tags().contains(purge.value())
+					: purge.matchesPage(stored.page());
+			if (matches && this.local.asMap().remove(held.getKey(), stored) && stored instanceof CachedResponse) {
+				dropped++;
+			}
+		}
+		if (purge.kind() == Purge.Kind.ALL) {
+			this.uncacheable.invalidateAll();
+		}
+		this.counters.add(CacheCounters.PURGED, dropped);
+		return dropped;
+	}
+
+	// Figures
+
+	@Override
+	public PageCacheFigures figures() {
+		Map<CacheResult, Map<CacheTier, Long>> requests = new EnumMap<>(CacheResult.class);
+		for (CacheResult result : CacheResult.values()) {
+			Map<CacheTier, Long> tiers = new EnumMap<>(CacheTier.class);
+			for (CacheTier tier : CacheTier.values()) {
+				tiers.put(tier, this.counters.get(result, tier));
+			}
+			requests.put(result, Collections.unmodifiableMap(tiers));
+		}
+		long bytes = this.local.policy().eviction().map((eviction) -> eviction.weightedSize().orElse(0)).orElse(0L);
+		return new PageCacheFigures(Collections.unmodifiableMap(requests), bytes, this.config.maxSize(),
+				this.local.estimatedSize(), this.counters.get(CacheCounters.EVICTIONS),
+				this.counters.get(CacheCounters.EXPIRATIONS), this.counters.get(CacheCounters.ADMISSION_REJECTIONS),
+				this.counters.get(CacheCounters.SINGLE_FLIGHT_WAITS),
+				this.counters.get(CacheCounters.SINGLE_FLIGHT_TIMEOUTS),
+				this.counters.get(CacheCounters.SINGLE_FLIGHT_OVERFLOWS), this.counters.get(CacheCounters.SHARED_ERRORS),
+				this.counters.get(CacheCounters.SHARED_FORMAT_MISMATCHES), this.counters.get(CacheCounters.STORES),
+				this.counters.get(CacheCounters.VARIANTS), this.counters.get(CacheCounters.NOT_MODIFIED),
+				this.counters.get(CacheCounters.PURGED));
+	}
+
+	@Override
+	public List<TopKey> topKeys(int limit) {
+		if (limit <= 0) {
+			return List.of();
+		}
+		Comparator<TopKey> byHits = Comparator.comparingLong(TopKey::hits);
+		PriorityQueue<TopKey> top = new PriorityQueue<>(limit + 1, byHits);
+		for (Stored stored : this.local.asMap().values()) {
+			if (stored instanceof CachedResponse entry) {
+				long hits = entry.hits();
+				if (top.size() < limit || hits > top.peek().hits()) {
+					top.add(new TopKey(entry.key(), hits, entry.weight()));
+					if (top.size() > limit) {
+						top.poll();
+					}
+				}
+			}
+		}
+		List<TopKey> keys = new ArrayList<>(top);
+		keys.sort(byHits.reversed());
+		return keys;
+	}
+
+	/** Run the local tier's pending maintenance (evictions, expirations) now; for tests and figures. */
+	void cleanUp() {
+		this.local.cleanUp();
+	}
+
+	/**
+	 * Drop every entry, releasing its memory, and close the shared tier.
+	 */
+	@Override
+	public void close() {
+		this.local.invalidateAll();
+		this.local.cleanUp();
+		if (this.shared != null) {
+			this.shared.tier().close();
+		}
+	}
+
+	private static void release(CachedResponse entry) {
+		if (entry != null) {
+			entry.release();
+		}
+	}
+
+	/**
+	 * Builds a {@link DefaultPageCache}.
+	 */
+	public static final class Builder {
+
+		private final PageCacheConfig config;
+
+		private SharedTier sharedTier;
+
+		private List<VariantEncoder> encoders = List.of(new GzipVariantEncoder());
+
+		private Executor variantExecutor = ForkJoinPool.commonPool();
+
+		private ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+
+		private LongSupplier clock = System::currentTimeMillis;
+
+		private Builder(PageCacheConfig config) {
+			this.config = config;
+		}
+
+		/**
+		 * The shared tier, used when {@link SharedTierConfig#enabled()}; the cache closes it when it closes.
+		 * @param sharedTier the tier
+		 * @return this builder
+		 */
+		public Builder sharedTier(SharedTier sharedTier) {
+			this.sharedTier = sharedTier;
+			return this;
+		}
+
+		/**
+		 * The encoders of compressed variants, most preferred first (default: gzip). Put Brotli and Zstandard from
+		 * the {@code compression} package in front of gzip.
+		 * @param encoders the encoders
+		 * @return this builder
+		 */
+		public Builder encoders(List<VariantEncoder> encoders) {
+			this.encoders = List.copyOf(encoders);
+			return this;
+		}
+
+		/**
+		 * Where variants of bodies over {@link PageCacheConfig#offLoopVariantSize()} are made (default: the common
+		 * fork-join pool).
+		 * @param variantExecutor the executor
+		 * @return this builder
+		 */
+		public Builder variantExecutor(Executor variantExecutor) {
+			this.variantExecutor = variantExecutor;
+			return this;
+		}
+
+		/**
+		 * Where entries are allocated (default: Netty's pooled allocator, direct buffers).
+		 * @param alloc the allocator
+		 * @return this builder
+		 */
+		public Builder allocator(ByteBufAllocator alloc) {
+			this.alloc = alloc;
+			return this;
+		}
+
+		/**
+		 * The clock of ages and lifetimes, in milliseconds since the epoch (default: the system's).
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder clock(LongSupplier clock) {
+			this.clock = clock;
+			return this;
+		}
+
+		public DefaultPageCache build() {
+			if (this.config.shared().enabled() && this.sharedTier == null) {
+				throw new IllegalStateException("The page cache's shared tier is enabled but no SharedTier was given: "
+						+ "configure a Redis connection (spring.data.redis.*) or disable khamsin.page-cache.shared");
+			}
+			return new DefaultPageCache(this);
+		}
+
+	}
+
+}

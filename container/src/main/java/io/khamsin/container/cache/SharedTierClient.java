@@ -1,0 +1,112 @@
+package io.khamsin.container.cache;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The page cache's side of the shared tier: every call bounded by the tier's timeout, every failure counted, and,
+ * after a failure, the tier left alone for the retry interval so that an outage costs requests at most one timeout
+ * per interval. Answers complete on the tier's threads or the timer's; the cache hops onto each request's loop.
+ */
+final class SharedTierClient {
+
+	private static final Logger logger = LoggerFactory.getLogger(SharedTierClient.class);
+
+	private final SharedTier tier;
+
+	private final SharedTierConfig config;
+
+	private final CacheCounters counters;
+
+	private final long timeoutMillis;
+
+	private volatile long downUntilNanos = System.nanoTime();
+
+	private volatile boolean down;
+
+	SharedTierClient(SharedTier tier, SharedTierConfig config, CacheCounters counters) {
+		this.tier = tier;
+		this.config = config;
+		this.counters = counters;
+		this.timeoutMillis = config.timeout().toMillis();
+	}
+
+	SharedTier tier() {
+		return this.tier;
+	}
+
+	/** @return whether the tier is asked now: not within the retry interval after a failure */
+	boolean available() {
+		return !this.down || System.nanoTime() - this.downUntilNanos >= 0;
+	}
+
+	CompletableFuture<byte[]> get(String key) {
+		return bounded(call(() -> this.tier.get(key)), "read " + key);
+	}
+
+	void put(String key, byte[] value, Duration ttl, Collection<String> tags) {
+		if (!available()) {
+			return;
+		}
+		bounded(call(() -> this.tier.put(key, value, ttl, tags)), "write " + key).whenComplete((ok, error) -> {
+			if (error == null) {
+				this.counters.add(CacheCounters.SHARED_STORES, 1);
+			}
+		});
+	}
+
+	CompletableFuture<Long> purge(Purge purge) {
+		// Purges are not skipped while the tier is down: a purge that could reach it must.
+		return bounded(call(() -> this.tier.purge(purge)), "purge " + purge);
+	}
+
+	private static <T> CompletableFuture<T> call(java.util.function.Supplier<CompletionStage<T>> call) {
+		try {
+			return call.get().toCompletableFuture();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private <T> CompletableFuture<T> bounded(CompletableFuture<T> call, String what) {
+		CompletableFuture<T> result = new CompletableFuture<>();
+		call.whenComplete((value, error) -> {
+			if (error == null) {
+				this.down = false;
+				result.complete(value);
+			}
+			else {
+				result.completeExceptionally(error);
+			}
+		});
+		result.orTimeout(this.timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((value, error) -> {
+			if (error != null) {
+				failed(what, error);
+				call.cancel(false);
+			}
+		});
+		return result;
+	}
+
+	private void failed(String what, Throwable error) {
+		this.counters.add(CacheCounters.SHARED_ERRORS, 1);
+		boolean wasDown = this.down;
+		this.downUntilNanos = System.nanoTime() + this.config.retryInterval().toNanos();
+		this.down = true;
+		if (!wasDown) {
+			logger.warn("The page cache's shared tier failed to {} ({}); going on with the local tier, asking it again "
+					+ "in {}", what, error.toString(), this.config.retryInterval());
+		}
+		else {
+			logger.debug("The page cache's shared tier failed to {}: {}", what, error.toString());
+		}
+	}
+
+}

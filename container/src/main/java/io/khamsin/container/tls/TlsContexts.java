@@ -1,0 +1,209 @@
+package io.khamsin.container.tls;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
+
+import io.netty.handler.ssl.SslContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where TLS contexts are made: one Netty {@link SslContext} per identity of a {@link TlsConfig}
+ * (the default and one per SNI host name), on the implementation chosen once here (BoringSSL when it loads, else
+ * the JDK), with the session ticket keys they share. {@link #update} rebuilds one identity's context and swaps it
+ * in atomically: connections that arrive afterwards get it, open ones keep the one they started with.
+ *
+ * <p>From a plain {@code main}, with a development certificate:
+ *
+ * <pre class="code">
+ * TlsContexts contexts = TlsContexts.build(TlsConfig.builder(DevelopmentCertificate.create().material()).build());
+ * TlsHandlers tls = new TlsHandlers(contexts, TlsFigures.create());
+ * // in the ChannelInitializer: channel.pipeline().addLast(TlsHandlers.DETECTOR, tls.newHandler(channel));
+ * </pre>
+ */
+public final class TlsContexts {
+
+	private static final Logger logger = LoggerFactory.getLogger(TlsContexts.class);
+
+	private final TlsConfig config;
+
+	private final ResolvedProvider provider;
+
+	private final TlsContextFactory factory;
+
+	private final TicketKeys ticketKeys;
+
+	private final AtomicReference<Selection> selection = new AtomicReference<>();
+
+	private final List<BiConsumer<String, TlsMaterial>> updateListeners = new CopyOnWriteArrayList<>();
+
+	private TlsContexts(TlsConfig config, ResolvedProvider provider, LongSupplier clock) {
+		this.config = config;
+		this.provider = provider;
+		this.factory = new TlsContextFactory(config, provider);
+		this.ticketKeys = new TicketKeys(config.ticketKeyRotation(), clock);
+		Map<String, SslContext> named = new HashMap<>();
+		config.serverNames().forEach((name, material) -> named.put(name, build(material)));
+		this.selection.set(new Selection(build(config.material()), named, config.material(), config.serverNames()));
+	}
+
+	/**
+	 * Build every context of a configuration, failing on the first identity that cannot serve.
+	 * @param config the configuration
+	 * @return the contexts
+	 * @throws IllegalStateException when BoringSSL was required and does not load, or an identity holds no key,
+	 * a suite no implementation knows, or material the implementation refuses
+	 */
+	public static TlsContexts build(TlsConfig config) {
+		return build(config, System::nanoTime);
+	}
+
+	static TlsContexts build(TlsConfig config, LongSupplier clock) {
+		if (config == null) {
+			throw new IllegalArgumentException("config must not be null");
+		}
+		ResolvedProvider provider = ResolvedProvider.resolve(config.provider());
+		if (provider.fallbackReason() != null) {
+			logger.info("khamsin serves TLS on the {} ({})", provider.name(), provider.fallbackReason());
+		}
+		return new TlsContexts(config, provider, clock);
+	}
+
+	private SslContext build(TlsMaterial material) {
+		SslContext context = this.factory.create(material);
+		this.ticketKeys.applyTo(context);
+		return context;
+	}
+
+	/**
+	 * The context for the host name a client sent: its own identity's, a wildcard's ({@code *.example.com} for
+	 * {@code api.example.com}), else the default.
+	 * @param hostName the SNI host name, or {@code null} when the client sent none
+	 * @return the context
+	 */
+	public SslContext select(String hostName) {
+		return this.selection.get().select(hostName);
+	}
+
+	/**
+	 * Replace the material of one identity: the default ({@code serverName} {@code null}) or a host name's, which
+	 * may be new. The context is built before it is swapped in, so a bad material leaves the old one serving.
+	 * @param serverName the host name, or {@code null} for the default identity
+	 * @param material the new material
+	 * @throws IllegalStateException when the material cannot serve
+	 */
+	public void update(String serverName, TlsMaterial material) {
+		if (material == null) {
+			throw new IllegalArgumentException("material must not be null");
+		}
+		SslContext context = build(material);
+		String name = (serverName != null) ? serverName.toLowerCase(Locale.ROOT) : null;
+		this.selection.updateAndGet((current) -> current.with(name, context, material));
+		// A rotation between the build and the swap gave the keys to the contexts then in force only.
+		this.ticketKeys.applyTo(context);
+		logger.info("khamsin now serves {} for {}", material.description(),
+				(name != null) ? "server name " + name : "the default host");
+		for (BiConsumer<String, TlsMaterial> listener : this.updateListeners) {
+			listener.accept(name, material);
+		}
+	}
+
+	/**
+	 * Hear of every material swapped in by {@link #update}, after the swap: another listener that serves the same
+	 * identities (QUIC, a kernel TLS engine) rebuilds its own context from it.
+	 * @param listener called with the host name ({@code null} for the default identity) and the new material
+	 */
+	public void addUpdateListener(BiConsumer<String, TlsMaterial> listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("listener must not be null");
+		}
+		this.updateListeners.add(listener);
+	}
+
+	/**
+	 * Rotate the session ticket keys when an interval has passed. Called for every new connection; costs one
+	 * clock read when nothing is due.
+	 */
+	void rotateTicketKeysIfDue() {
+		if (this.ticketKeys.due() && this.ticketKeys.rotateIfDue()) {
+			Selection current = this.selection.get();
+			this.ticketKeys.applyTo(current.defaultContext());
+			current.named().values().forEach(this.ticketKeys::applyTo);
+		}
+	}
+
+	TicketKeys ticketKeys() {
+		return this.ticketKeys;
+	}
+
+	/** @return the configuration the contexts were built from (identities as first given) */
+	public TlsConfig config() {
+		return this.config;
+	}
+
+	/** @return the material each identity serves now, keyed by host name, the default under {@code null} */
+	public Map<String, TlsMaterial> materials() {
+		Selection current = this.selection.get();
+		Map<String, TlsMaterial> materials = new HashMap<>(current.materials());
+		materials.put(null, current.defaultMaterial());
+		return materials;
+	}
+
+	/** @return whether BoringSSL runs the handshakes */
+	public boolean openSsl() {
+		return this.provider.openSsl();
+	}
+
+	/**
+	 * The implementation that runs, for the start line and {@code /actuator/khamsin}: e.g.
+	 * {@code "BoringSSL"} or {@code "JDK 17 (netty-tcnative did not load (...))"}.
+	 * @return the description
+	 */
+	public String providerDescription() {
+		return this.provider.name()
+				+ ((this.provider.fallbackReason() != null) ? " (" + this.provider.fallbackReason() + ")" : "");
+	}
+
+	/** @return the application protocols offered by ALPN, in order */
+	public List<String> alpnProtocols() {
+		return this.config.alpnProtocols();
+	}
+
+	private record Selection(SslContext defaultContext, Map<String, SslContext> named, TlsMaterial defaultMaterial,
+			Map<String, TlsMaterial> materials) {
+
+		SslContext select(String hostName) {
+			if (hostName == null || this.named.isEmpty()) {
+				return this.defaultContext;
+			}
+			String name = hostName.toLowerCase(Locale.ROOT);
+			SslContext context = this.named.get(name);
+			if (context == null) {
+				int dot = name.indexOf('.');
+				if (dot > 0) {
+					context = this.named.get("*" + name.substring(dot));
+				}
+			}
+			return (context != null) ? context : this.defaultContext;
+		}
+
+		Selection with(String name, SslContext context, TlsMaterial material) {
+			if (name == null) {
+				return new Selection(context, this.named, material, this.materials);
+			}
+			Map<String, SslContext> named = new HashMap<>(this.named);
+			named.put(name, context);
+			Map<String, TlsMaterial> materials = new HashMap<>(this.materials);
+			materials.put(name, material);
+			return new Selection(this.defaultContext, Map.copyOf(named), this.defaultMaterial, Map.copyOf(materials));
+		}
+
+	}
+
+}

@@ -1,0 +1,20 @@
+/**
+ * TLS for the engine's listeners: an immutable {@link io.khamsin.container.tls.TlsConfig} of key material per
+ * identity (the default and one per SNI host name), turned in one place, {@link io.khamsin.container.tls.TlsContexts},
+ * into Netty {@code SslContext}s on BoringSSL (netty-tcnative) or the JDK, swapped atomically when material is
+ * reloaded; and {@link io.khamsin.container.tls.TlsHandlers}, the handlers a connection initializer puts in front of
+ * its HTTP pipeline (cleartext refusal, SNI, the handshake and its {@link io.khamsin.container.tls.TlsFigures}).
+ *
+ * <p>The currency of key material is the JDK's: a {@link javax.net.ssl.KeyManagerFactory} for the server's key and
+ * chain and a {@link javax.net.ssl.TrustManagerFactory} for client certificates ({@link
+ * io.khamsin.container.tls.TlsMaterial}), so other TLS stacks take the same material unchanged. QUIC: for each
+ * identity of {@code TlsContexts#materials()}, netty-codec-native-quic's
+ * {@code QuicSslContextBuilder.forServer(material.keyManagers(), null).trustManager(material.trustManagers())}
+ * with ALPN {@code h3}, joined by {@code QuicSslContextBuilder.buildForServerWithSni} under the same host-name rule
+ * as {@code TlsContexts#select}, and rebuilt from {@code TlsContexts#addUpdateListener} on reload. Kernel TLS: a stack that exposes the traffic
+ * secrets, such as Bouncy Castle's JSSE ({@code SSLContext.getInstance("TLSv1.3", new BouncyCastleJsseProvider())}
+ * initialised with {@code material.keyManagers().getKeyManagers()} and the trust managers), becomes a third
+ * provider in {@code ResolvedProvider}; Netty wraps its engine with {@code SslContextBuilder.sslContextProvider}, and
+ * the handlers here stay as they are.
+ */
+package io.khamsin.container.tls;

@@ -1,0 +1,58 @@
+package io.khamsin.container.transport;
+
+import io.netty.channel.Channel;
+import org.springframework.http.server.reactive.SslInfo;
+
+/**
+ * What the transport established under a connection's protocol, as its exchanges see it: plain TCP ({@link #PLAIN})
+ * today; a TLS listener gives its connections one that reads their TLS session. One instance serves every
+ * connection of a listener, so that it costs a connection nothing.
+ */
+public interface ConnectionSecurity {
+
+	/** A plain TCP connection: {@code http}, no TLS session, and file bodies that may go by the kernel. */
+	ConnectionSecurity PLAIN = new ConnectionSecurity() {
+
+		@Override
+		public String scheme() {
+			return "http";
+		}
+
+		@Override
+		public SslInfo sslInfo(Channel channel) {
+			return null;
+		}
+
+		@Override
+		public boolean zeroCopyFiles() {
+			return true;
+		}
+
+		@Override
+		public String toString() {
+			return "plain";
+		}
+
+	};
+
+	/**
+	 * The scheme of the connection's request URIs.
+	 * @return {@code http} or {@code https}
+	 */
+	String scheme();
+
+	/**
+	 * The TLS session of a connection, as Spring shows it to the application.
+	 * @param channel the connection
+	 * @return its session, or {@code null} on a plain connection
+	 */
+	SslInfo sslInfo(Channel channel);
+
+	/**
+	 * Whether a file body may leave as a {@code FileRegion} (sendfile, splice): the bytes go to the socket as they
+	 * are in the file, which TLS allows only once the kernel encrypts them.
+	 * @return {@code true} if it may
+	 */
+	boolean zeroCopyFiles();
+
+}

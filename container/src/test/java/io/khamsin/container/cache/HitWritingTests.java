@@ -1,0 +1,297 @@
+package io.khamsin.container.cache;
+
+import java.nio.charset.StandardCharsets;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.ReferenceCountUtil;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.khamsin.container.bridge.ExchangeChannel;
+
+import static io.khamsin.container.cache.CacheFixture.config;
+import static io.khamsin.container.cache.CacheFixture.get;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HitWritingTests {
+
+	private final CacheFixture fixture = new CacheFixture();
+
+	private final EmbeddedChannel channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
+
+	private DefaultPageCache cache;
+
+	@AfterEach
+	void close() {
+		this.channel.finishAndReleaseAll();
+		if (this.cache != null) {
+			this.cache.close();
+		}
+		this.fixture.close();
+	}
+
+	private ChannelHandlerContext ctx() {
+		return this.channel.pipeline().firstContext();
+	}
+
+	private String written() {
+		StringBuilder bytes = new StringBuilder();
+		Object message;
+		while ((message = this.channel.readOutbound()) != null) {
+			bytes.append(((ByteBuf) message).toString(StandardCharsets.ISO_8859_1));
+			ReferenceCountUtil.release(message);
+		}
+		return bytes.toString();
+	}
+
+	private DefaultPageCache cacheWith(String path, String body) {
+		this.cache = this.fixture.builder(config().build()).build();
+		this.fixture.render(this.fixture.lookup(this.cache, get(path)), 200, body, "Cache-Control", "max-age=60",
+				"Content-Type", "text/plain", "ETag", "\"v1\"", "Connection", "keep-alive", "Server", "khamsin");
+		return this.cache;
+	}
+
+	@Test
+	void anHttp1HitIsTheEntrysHeadWithDateAndAgeThenItsBody() {
+		cacheWith("/p", "hello");
+		this.fixture.advanceSeconds(7);
+		Lookup.Hit hit = (Lookup.Hit) this.fixture.lookup(this.cache, get("/p"));
+		Http1HitWriter.write(ctx(), hit, false, false);
+		this.channel.flush();
+		String response = written();
+		assertThat(response).startsWith("HTTP/1.1 200 OK\r\n")
+			.contains("Content-Type: text/plain\r\n", "ETag: \"v1\"\r\n", "Content-Length: 5\r\n", "Age: 7\r\n",
+					"Server: khamsin\r\n")
+			.containsPattern("\r\nDate: \\w{3}, \\d{2} \\w{3} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT\r\n")
+			.doesNotContain("Connection")
+			.endsWith("\r\n\r\nhello");
+	}
+
+	@Test
+	void aLargeBodyIsWrittenFromTheEntrysBufferAndAClosingConnectionSaysSo() {
+		String body = "y".repeat(10_000);
+		cacheWith("/p", body);
+		Lookup.Hit hit = (Lookup.Hit) this.fixture.lookup(this.cache, get("/p"));
+		ChannelFuture write = Http1HitWriter.write(ctx(), hit, true, false);
+		this.channel.flush();
+		assertThat(write.isSuccess()).isTrue();
+		assertThat((Object) this.channel.outboundMessages().size()).isEqualTo(2);
+		String response = written();
+		assertThat(response).contains("Connection: close\r\n\r\n").endsWith(body);
+	}
+
+	@Test
+	void a304CarriesTheValidatorsAndNoBody() {
+		cacheWith("/p", "hello");
+		Lookup.NotModified notModified = (Lookup.NotModified) this.fixture.lookup(this.cache,
+				get("/p", "If-None-Match", "\"v1\""));
+		Http1HitWriter.write(ctx(), notModified, false, true);
+		this.channel.flush();
+		assertThat(written()).startsWith("HTTP/1.1 304 Not Modified\r\n")
+			.contains("ETag: \"v1\"\r\n", "Cache-Control: max-age=60\r\n", "Age: 0\r\n")
+			.doesNotContain("Content-Length", "Content-Type")
+			.endsWith("Connection: keep-alive\r\n\r\n");
+	}
+
+	@Test
+	void anHttp2HitHasItsHeadersPrebuiltWithDateAndAgeAdded() {
+		cacheWith("/p", "hello");
+		Lookup.Hit hit = (Lookup.Hit) this.fixture.lookup(this.cache, get("/p"));
+		Http2Headers headers = Http2HitHeaders.of(hit);
+		assertThat(headers.status().toString()).isEqualTo("200");
+		assertThat(headers.get("content-length").toString()).isEqualTo("5");
+		assertThat(headers.get("etag").toString()).isEqualTo("\"v1\"");
+		assertThat(headers.contains("date")).isTrue();
+		assertThat(headers.get("age").toString()).isEqualTo("0");
+		assertThat(headers.contains("connection")).as("no connection-specific header in HTTP/2").isFalse();
+		assertThat(hit.representation().http2Headers().contains("date")).as("the cached block is left alone").isFalse();
+		hit.release();
+	}
+
+	@Test
+	void theTapStoresAStreamedResponseAsTheBridgeWritesIt() {
+		this.cache = this.fixture.builder(config().build()).build();
+		Lookup.Miss miss = (Lookup.Miss) this.fixture.lookup(this.cache, get("/stream"));
+		CapturingChannel protocol = new CapturingChannel(this.channel, this.fixture.now);
+		CachingExchangeChannel tap = new CachingExchangeChannel(protocol, miss.ticket());
+		assertThat(tap.connection().zeroCopyFiles()).as("a file body the ticket stores is read in chunks").isFalse();
+		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+		head.headers().set("Cache-Control", "max-age=60").set("Transfer-Encoding", "chunked");
+		tap.prepareHead(head, true);
+		tap.write(head, false);
+		tap.write(new DefaultHttpContent(Unpooled.copiedBuffer("one,", StandardCharsets.US_ASCII)), false);
+		tap.write(new DefaultHttpContent(Unpooled.copiedBuffer("two", StandardCharsets.US_ASCII)), false);
+		ChannelFuture last = tap.write(LastHttpContent.EMPTY_LAST_CONTENT, true);
+		tap.exchangeComplete(last);
+		assertThat(protocol.completed).isTrue();
+		assertThat(written()).contains("one,", "two");
+		Lookup.Hit hit = (Lookup.Hit) this.fixture.lookup(this.cache, get("/stream"));
+		assertThat(new String(hit.representation().http1Head(), StandardCharsets.ISO_8859_1))
+			.contains("Content-Length: 7\r\n")
+			.doesNotContain("Transfer-Encoding", "Date:");
+		assertThat(CacheFixture.body(hit)).isEqualTo("one,two");
+	}
+
+	@Test
+	void aConnectionClosedBeforeTheEndAbandonsTheTicketAndReleasesItsCopy() {
+		this.cache = this.fixture.builder(config().build()).build();
+		Lookup.Miss miss = (Lookup.Miss) this.fixture.lookup(this.cache, get("/p"));
+		CachingExchangeChannel tap = new CachingExchangeChannel(new CapturingChannel(this.channel, this.fixture.now), miss.ticket());
+		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+		head.headers().set("Cache-Control", "max-age=60").set("Content-Length", 6);
+		tap.write(head, false);
+		tap.write(new DefaultHttpContent(Unpooled.copiedBuffer("hal", StandardCharsets.US_ASCII)), true);
+		this.channel.close();
+		written();
+		assertThat(this.cache.figures().requests(CacheResult.MISS)).isEqualTo(1);
+		assertThat(this.cache.figures().entries()).isZero();
+	}
+
+	@Test
+	void staleIfErrorReplacesTheApplicationsErrorOnTheWire() {
+		this.cache = this.fixture.builder(config().staleIfError(java.time.Duration.ofMinutes(5)).build()).build();
+		this.fixture.render(this.fixture.lookup(this.cache, get("/p")), 200, "last good", "Cache-Control", "max-age=1");
+		this.fixture.advanceSeconds(10);
+		Lookup.Miss miss = (Lookup.Miss) this.fixture.lookup(this.cache, get("/p"));
+		CapturingChannel protocol = new CapturingChannel(this.channel, this.fixture.now);
+		CachingExchangeChannel tap = new CachingExchangeChannel(protocol, miss.ticket());
+		DefaultFullHttpResponse error = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+				HttpResponseStatus.INTERNAL_SERVER_ERROR, Unpooled.copiedBuffer("boom", StandardCharsets.US_ASCII));
+		tap.exchangeComplete(tap.write(error, true));
+		assertThat(protocol.heads).hasSize(1);
+		HttpResponse written = protocol.heads.get(0);
+		assertThat(written.status().code()).isEqualTo(200);
+		assertThat(written.headers().get("Age")).isEqualTo("10");
+		assertThat(written()).isEqualTo("last good");
+		assertThat(this.cache.figures().requests(CacheResult.STALE)).isEqualTo(1);
+	}
+
+	/** A protocol that writes the body bytes of what it is given to an embedded channel and keeps the heads. */
+	static final class CapturingChannel implements ExchangeChannel {
+
+		final EmbeddedChannel channel;
+
+		final java.util.List<HttpResponse> heads = new java.util.ArrayList<>();
+
+		final java.util.concurrent.atomic.AtomicLong now;
+
+		boolean completed;
+
+		CapturingChannel(EmbeddedChannel channel, java.util.concurrent.atomic.AtomicLong now) {
+			this.channel = channel;
+			this.now = now;
+		}
+
+		@Override
+		public Channel channel() {
+			return this.channel;
+		}
+
+		@Override
+		public void prepareHead(HttpResponse head, boolean streaming) {
+			head.headers().set("Date", HttpDates.format(this.now.get())).set("Connection", "keep-alive");
+		}
+
+		@Override
+		public io.khamsin.container.bridge.ConnectionInfo connection() {
+			return new io.khamsin.container.bridge.ConnectionInfo() {
+
+				@Override
+				public io.khamsin.container.metrics.Protocol protocol() {
+					return io.khamsin.container.metrics.Protocol.H1;
+				}
+
+				@Override
+				public String scheme() {
+					return "http";
+				}
+
+				@Override
+				public org.springframework.http.server.reactive.SslInfo sslInfo() {
+					return null;
+				}
+
+				@Override
+				public java.net.InetSocketAddress remoteAddress() {
+					return null;
+				}
+
+				@Override
+				public java.net.InetSocketAddress localAddress() {
+					return null;
+				}
+
+				@Override
+				public boolean zeroCopyFiles() {
+					return true;
+				}
+
+			};
+		}
+
+		@Override
+		public io.khamsin.container.metrics.ReactorMetrics reactor() {
+			return null;
+		}
+
+		@Override
+		public ChannelFuture writeFixed(io.khamsin.container.bridge.FixedResponseTable.Entry response,
+				boolean headRequest, io.netty.channel.ChannelPromise promise) {
+			return this.channel.newSucceededFuture();
+		}
+
+		@Override
+		public ChannelFuture refuse(HttpResponseStatus status) {
+			return this.channel.newSucceededFuture();
+		}
+
+		@Override
+		public io.khamsin.container.bridge.ProtocolUpgrade upgrade() {
+			return null;
+		}
+
+		@Override
+		public ChannelFuture write(Object message, boolean flush, io.netty.channel.ChannelPromise promise) {
+			if (message instanceof HttpResponse head) {
+				this.heads.add(head);
+			}
+			if (message instanceof io.netty.handler.codec.http.HttpContent content) {
+				return this.channel.writeAndFlush(content.content());
+			}
+			return this.channel.newSucceededFuture();
+		}
+
+		@Override
+		public void exchangeComplete(ChannelFuture lastWrite) {
+			this.completed = true;
+		}
+
+		@Override
+		public void abort(Throwable cause) {
+		}
+
+		@Override
+		public void pauseReading(boolean paused) {
+		}
+
+		@Override
+		public void firstRequest() {
+		}
+
+	}
+
+}

@@ -1,0 +1,144 @@
+package io.khamsin.container.transport;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.ListenerMode;
+import io.khamsin.container.Transport;
+import io.khamsin.container.bridge.KhamsinServerHttpRequest;
+import io.khamsin.container.test.TestRoutes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Each transport forced in turn serves on its own channels, or, where this machine does not have it, refuses to
+ * start with the reason and what to do; {@code auto} takes the best one and says in its log line why it skipped a
+ * better one, which a JVM without the io_uring library (or without any native transport) shows. A machine that
+ * blocks io_uring shows here as a skipped test with the reason, rather than running the suite on epoll unseen.
+ */
+@Timeout(120)
+class TransportTests {
+
+	@ParameterizedTest
+	@EnumSource(value = Transport.class, names = { "IO_URING", "EPOLL", "NIO" })
+	void aForcedTransportServesOnItsOwnChannelsOrSaysWhyItCannot(Transport transport) throws Exception {
+		String unavailability = switch (transport) {
+			case IO_URING -> TransportResolver.ioUringUnavailability();
+			case EPOLL -> TransportResolver.epollUnavailability();
+			default -> null;
+		};
+		List<Class<?>> channels = new ArrayList<>();
+		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
+			.reactors(1)
+			.transport(transport)
+			.build(), (request, response) -> {
+				channels.add(((KhamsinServerHttpRequest) request).channel().getClass());
+				return new TestRoutes(null).handler().handle(request, response);
+			});
+		if (unavailability != null) {
+			assertThatIllegalStateException().isThrownBy(server::start)
+				.withMessageContaining("khamsin.transport=" + transport.name().toLowerCase().replace('_', '-')
+						+ " is not available on this machine (" + unavailability + ")")
+				.withMessageContaining("set khamsin.transport=auto to fall back");
+			assumeTrue(false, () -> transport.displayName() + " is not available on this machine (" + unavailability
+					+ "): the suite runs on another transport");
+		}
+		server.start();
+		try {
+			assertThat(server.transport().transport()).isEqualTo(transport);
+			assertThat(server.transport().fallbackReason()).isNull();
+			assertThat(server.listenerMode())
+				.isEqualTo((transport == Transport.NIO) ? ListenerMode.SHARED : ListenerMode.REUSEPORT);
+			assertThat(plaintext(server.port())).isEqualTo("Hello, World!");
+			assertThat(channels).singleElement().isEqualTo(switch (transport) {
+				case IO_URING -> IoUringSocketChannel.class;
+				case EPOLL -> EpollSocketChannel.class;
+				default -> NioSocketChannel.class;
+			});
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	@Test
+	void autoTakesTheBestTransportOfThisMachine() throws Exception {
+		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).build(),
+				new TestRoutes(null).handler());
+		server.start();
+		try {
+			Transport expected = (TransportResolver.ioUringUnavailability() == null) ? Transport.IO_URING
+					: (TransportResolver.epollUnavailability() == null) ? Transport.EPOLL : Transport.NIO;
+			assertThat(server.transport().transport()).isEqualTo(expected);
+			assertThat(plaintext(server.port())).isEqualTo("Hello, World!");
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	@Test
+	void withoutTheIoUringLibraryAutoRunsOnEpollAndSaysWhy() throws Exception {
+		String epoll = TransportResolver.epollUnavailability();
+		assumeTrue(epoll == null, () -> "epoll is not available on this machine (" + epoll + ")");
+		String classpath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+			.filter((entry) -> !entry.contains("netty-transport-native-io_uring"))
+			.collect(Collectors.joining(File.pathSeparator));
+		String output = probe(classpath);
+		assertThat(output).contains("khamsin runs on epoll (io_uring not available: ")
+			.contains("served ok on epoll (reuseport)");
+	}
+
+	@Test
+	void withoutNativeTransportsAutoRunsOnNioAndSaysWhy() throws Exception {
+		String output = probe(System.getProperty("java.class.path"), "-Dio.netty.transport.noNative=true");
+		assertThat(output).contains("khamsin runs on nio (io_uring not available: ")
+			.contains("; epoll not available: ")
+			.contains("khamsin.listener=reuseport needs io_uring or epoll; nio listens on one shared socket")
+			.contains("served ok on nio (shared)");
+	}
+
+	private static String probe(String classpath, String... options) throws IOException, InterruptedException {
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(List.of(options));
+		command.addAll(List.of("-cp", classpath, TransportFallbackProbe.class.getName()));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		byte[] output = process.getInputStream().readAllBytes();
+		assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the probe JVM ended").isTrue();
+		String text = new String(output, StandardCharsets.UTF_8);
+		assertThat(process.exitValue()).as("the probe JVM's exit status, after:%n%s", text).isZero();
+		return text;
+	}
+
+	private static String plaintext(int port) throws Exception {
+		return HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/plaintext")).build(),
+					HttpResponse.BodyHandlers.ofString())
+			.body();
+	}
+
+}
