@@ -24,17 +24,21 @@ import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1Initializer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.tls.TlsContexts;
+import io.khamsin.container.tls.TlsHandlers;
+import io.khamsin.container.tls.TlsProtocolSelector;
 import io.khamsin.container.transport.ConnectionInitializer;
 import io.khamsin.container.transport.Listener;
 import io.khamsin.container.transport.ListenerInfo;
+import io.khamsin.container.transport.ProtocolInitializer;
 import io.khamsin.container.transport.ProtocolSelector;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.TcpListener;
 import io.khamsin.container.transport.TransportResolver;
 
 /**
- * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1 on Netty, with one event loop (reactor)
- * per configured core. Usable without Spring Boot:
+ * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1 on Netty, in cleartext or over TLS, with one
+ * event loop (reactor) per configured core. Usable without Spring Boot:
  *
  * <pre class="code">
  * KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().port(8080).build(), handler);
@@ -59,16 +63,19 @@ public final class KhamsinServer {
 
 	private final ConnectionRegistry connections;
 
+	private final TlsHandlers tls;
+
 	private Running running;
 
 	private CompletableFuture<Prepared> prepared;
 
-	private KhamsinServer(KhamsinServerConfig config, HttpHandler handler, KhamsinMetrics metrics) {
+	private KhamsinServer(KhamsinServerConfig config, HttpHandler handler, KhamsinMetrics metrics, TlsHandlers tls) {
 		this.config = config;
 		this.handler = handler;
 		this.metrics = metrics;
 		this.guards = metrics.guards();
 		this.connections = new ConnectionRegistry(config.maxConnections());
+		this.tls = tls;
 	}
 
 	/**
@@ -88,6 +95,8 @@ public final class KhamsinServer {
 	 * @param handler the handler that answers every request
 	 * @param metrics the figures to record into
 	 * @return the server
+	 * @throws IllegalStateException if its TLS contexts cannot be built (a key that does not serve, a required
+	 * provider that does not load, a cipher suite no provider knows)
 	 */
 	public static KhamsinServer create(KhamsinServerConfig config, HttpHandler handler, KhamsinMetrics metrics) {
 		if (config == null) {
@@ -99,7 +108,10 @@ public final class KhamsinServer {
 		if (metrics == null) {
 			throw new IllegalArgumentException("metrics must not be null");
 		}
-		return new KhamsinServer(config, handler, metrics);
+		// Built now, not at start: a certificate that cannot serve fails where the server is made.
+		TlsHandlers tls = (config.tls() != null) ? new TlsHandlers(TlsContexts.build(config.tls()), metrics.tls())
+				: null;
+		return new KhamsinServer(config, handler, metrics, tls);
 	}
 
 	/**
@@ -184,10 +196,9 @@ public final class KhamsinServer {
 		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards,
 				this.metrics, accessLog);
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context);
-		// Where the protocols are chosen: a plain listener speaks HTTP/1.1.
-		ProtocolSelector protocols = ProtocolSelector.cleartext(new Http1Initializer(context, exchanges));
 		TcpListener listener;
 		try {
+			ProtocolSelector protocols = protocols(context, exchanges);
 			listener = TcpListener.bind(transport, this.config.listener(), group, this.config.address(),
 					this.config.port(), new ConnectionInitializer(context, protocols), this.config.customizers());
 		}
@@ -201,6 +212,13 @@ public final class KhamsinServer {
 		}
 		this.running = new Running(group, List.of(listener), transport, listener.mode(), accessLog);
 		logger.info("khamsin started on {} in {} ms", describe(), (System.nanoTime() - startedAt) / 1_000_000);
+	}
+
+	private ProtocolSelector protocols(ServerContext context, ExchangeDispatcher exchanges) {
+		// Where the protocols are chosen: a plain listener speaks HTTP/1.1, a TLS listener what ALPN agrees on.
+		ProtocolInitializer http1 = new Http1Initializer(context, exchanges);
+		return (this.tls != null) ? new TlsProtocolSelector(this.tls, List.of(http1))
+				: ProtocolSelector.cleartext(http1);
 	}
 
 	/**
@@ -267,8 +285,9 @@ public final class KhamsinServer {
 	}
 
 	/**
-	 * What the server runs, as in its start log line: port, protocols, reactors, transport and listener mode,
-	 * e.g. {@code port 8080 (http/1.1) with 2 reactors (io_uring, reuseport)}.
+	 * What the server runs, as in its start log line: port, protocols, TLS, reactors, transport and listener mode,
+	 * e.g. {@code port 8080 (http/1.1) with 2 reactors (io_uring, reuseport)}, or over TLS
+	 * {@code port 8443 (https, http/1.1, TLS on BoringSSL: netty-tcnative loaded) with 2 reactors (...)}.
 	 * @return the description, or {@code "not started"}
 	 */
 	public synchronized String describe() {
@@ -277,8 +296,11 @@ public final class KhamsinServer {
 			return "not started";
 		}
 		int reactors = this.config.reactors();
-		return "port " + port() + " (" + String.join(", ", protocols(listeners())) + ") with " + reactors
-				+ ((reactors == 1) ? " reactor (" : " reactors (") + running.transport().name() + ", "
+		String tls = (this.tls != null) ? "https, " : "";
+		String provider = (this.tls != null) ? ", TLS on " + this.tls.contexts().providerName() + ": "
+				+ this.tls.contexts().providerReason() : "";
+		return "port " + port() + " (" + tls + String.join(", ", protocols(listeners())) + provider + ") with "
+				+ reactors + ((reactors == 1) ? " reactor (" : " reactors (") + running.transport().name() + ", "
 				+ running.listener().displayName() + ")";
 	}
 
@@ -311,6 +333,15 @@ public final class KhamsinServer {
 	public synchronized List<EgressMode> egressModes() {
 		Running running = this.running;
 		return (running != null) ? EgressModes.of(running.transport(), listeners()) : List.of();
+	}
+
+	/**
+	 * The TLS contexts of the server's listener, built when the server was made: what they serve, and where a
+	 * reloaded certificate is handed ({@link TlsContexts#update}).
+	 * @return the contexts, or {@code null} when the server speaks cleartext
+	 */
+	public TlsContexts tls() {
+		return (this.tls != null) ? this.tls.contexts() : null;
 	}
 
 	/** @return the configuration */

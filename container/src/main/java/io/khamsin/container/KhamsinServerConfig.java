@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Set;
 
 import io.khamsin.container.accesslog.AccessLogConfig;
+import io.khamsin.container.compression.CompressionConfig;
+import io.khamsin.container.forwarded.ForwardedConfig;
+import io.khamsin.container.tls.TlsConfig;
 
 /**
  * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in
@@ -30,12 +33,15 @@ import io.khamsin.container.accesslog.AccessLogConfig;
  * @param fixedResponses answers given without entering the handler, each for one path (see {@link FixedResponse})
  * @param customizers customizers of the Netty bootstrap, applied in order
  * @param accessLog the access log
+ * @param tls the TLS of the listener, or {@code null} for cleartext
+ * @param compression the compression of response bodies
+ * @param forwarded whether and from which proxies {@code Forwarded} and {@code X-Forwarded-*} headers are applied
  */
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
 		String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
-		AccessLogConfig accessLog) {
+		AccessLogConfig accessLog, TlsConfig tls, CompressionConfig compression, ForwardedConfig forwarded) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -92,6 +98,12 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		if (accessLog == null) {
 			throw new IllegalArgumentException("accessLog must not be null");
 		}
+		if (compression == null) {
+			throw new IllegalArgumentException("compression must not be null");
+		}
+		if (forwarded == null) {
+			throw new IllegalArgumentException("forwarded must not be null");
+		}
 	}
 
 	private static void requirePositive(String name, int value) {
@@ -144,6 +156,9 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.fixedResponses.addAll(this.fixedResponses);
 		builder.customizers.addAll(this.customizers);
 		builder.accessLog = this.accessLog;
+		builder.tls = this.tls;
+		builder.compression = this.compression;
+		builder.forwarded = this.forwarded;
 		return builder;
 	}
 
@@ -183,6 +198,12 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private final List<KhamsinServerCustomizer> customizers = new ArrayList<>();
 
 		private AccessLogConfig accessLog = AccessLogConfig.disabled();
+
+		private TlsConfig tls;
+
+		private CompressionConfig compression = CompressionConfig.disabled();
+
+		private ForwardedConfig forwarded = ForwardedConfig.disabled();
 
 		private Builder() {
 		}
@@ -283,11 +304,41 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 			return this;
 		}
 
+		/**
+		 * Serve TLS on the listener (by default it is cleartext).
+		 * @param tls the TLS configuration, or {@code null} for cleartext
+		 * @return this builder
+		 */
+		public Builder tls(TlsConfig tls) {
+			this.tls = tls;
+			return this;
+		}
+
+		/**
+		 * Compress response bodies (by default they are not).
+		 * @param compression the compression configuration
+		 * @return this builder
+		 */
+		public Builder compression(CompressionConfig compression) {
+			this.compression = compression;
+			return this;
+		}
+
+		/**
+		 * Apply forwarded headers from trusted proxies (by default they are not applied).
+		 * @param forwarded the forwarded headers configuration
+		 * @return this builder
+		 */
+		public Builder forwarded(ForwardedConfig forwarded) {
+			this.forwarded = forwarded;
+			return this;
+		}
+
 		public KhamsinServerConfig build() {
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
 					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
-					this.fixedResponses, this.customizers, this.accessLog);
+					this.fixedResponses, this.customizers, this.accessLog, this.tls, this.compression, this.forwarded);
 		}
 
 	}

@@ -12,6 +12,7 @@ import io.netty.util.concurrent.EventExecutor;
 import org.HdrHistogram.Histogram;
 
 import io.khamsin.container.guard.GuardCounters;
+import io.khamsin.container.tls.TlsFigures;
 
 /**
  * The figures of a server (or of several servers that share them): one {@link ReactorMetrics} per event loop,
@@ -25,6 +26,8 @@ public final class KhamsinMetrics {
 	private final RouteTable routes;
 
 	private final GuardCounters guards = new GuardCounters();
+
+	private final TlsFigures tls = TlsFigures.create();
 
 	private final Instant started = Instant.now();
 
@@ -96,6 +99,11 @@ public final class KhamsinMetrics {
 	/** @return the counts of each guard */
 	public GuardCounters guards() {
 		return this.guards;
+	}
+
+	/** @return the handshakes of the TLS listeners: full, resumed and failed by reason */
+	public TlsFigures tls() {
+		return this.tls;
 	}
 
 	/**

@@ -170,6 +170,26 @@ public final class TlsContexts {
 				+ ((this.provider.fallbackReason() != null) ? " (" + this.provider.fallbackReason() + ")" : "");
 	}
 
+	/** @return the implementation that runs: e.g. {@code BoringSSL} or {@code JDK 17} */
+	public String providerName() {
+		return this.provider.name();
+	}
+
+	/**
+	 * Why this implementation runs, for the start line and {@code /actuator/khamsin}.
+	 * @return e.g. {@code "netty-tcnative loaded"}, {@code "khamsin.tls.provider=jdk"} or why BoringSSL did not load
+	 */
+	public String providerReason() {
+		if (this.provider.fallbackReason() != null) {
+			return this.provider.fallbackReason();
+		}
+		return switch (this.config.provider()) {
+			case AUTO -> "netty-tcnative loaded";
+			case OPENSSL -> "khamsin.tls.provider=openssl";
+			case JDK -> "khamsin.tls.provider=jdk";
+		};
+	}
+
 	/** @return the application protocols offered by ALPN, in order */
 	public List<String> alpnProtocols() {
 		return this.config.alpnProtocols();

@@ -2,8 +2,11 @@
  * TLS for the engine's listeners: an immutable {@link io.khamsin.container.tls.TlsConfig} of key material per
  * identity (the default and one per SNI host name), turned in one place, {@link io.khamsin.container.tls.TlsContexts},
  * into Netty {@code SslContext}s on BoringSSL (netty-tcnative) or the JDK, swapped atomically when material is
- * reloaded; and {@link io.khamsin.container.tls.TlsHandlers}, the handlers a connection initializer puts in front of
- * its HTTP pipeline (cleartext refusal, SNI, the handshake and its {@link io.khamsin.container.tls.TlsFigures}).
+ * reloaded; {@link io.khamsin.container.tls.TlsHandlers}, the handlers put in front of a connection's HTTP pipeline
+ * (cleartext refusal, SNI, the handshake and its {@link io.khamsin.container.tls.TlsFigures}); and
+ * {@link io.khamsin.container.tls.TlsProtocolSelector}, a TLS listener's way to its protocols: the handlers, then
+ * the initializer of the protocol ALPN agreed on, with the connection's security ({@code https}, the session as
+ * Spring's {@code SslInfo}, no file regions).
  *
  * <p>The currency of key material is the JDK's: a {@link javax.net.ssl.KeyManagerFactory} for the server's key and
  * chain and a {@link javax.net.ssl.TrustManagerFactory} for client certificates ({@link

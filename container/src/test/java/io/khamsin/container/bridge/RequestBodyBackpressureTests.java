@@ -14,16 +14,21 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TestRoutes;
+import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.tls.TlsProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A large upload to a handler that reads more slowly than the client sends is held back by the socket, not
- * buffered: pooled memory stays within a small window however large the body.
+ * buffered: pooled memory stays within a small window however large the body, in cleartext and over TLS.
  */
 @Timeout(120)
 class RequestBodyBackpressureTests {
@@ -36,6 +41,24 @@ class RequestBodyBackpressureTests {
 	void oneGibUploadToASlowReaderStaysWithinABoundedWindow() throws Exception {
 		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).build(),
 				new TestRoutes(Path.of("missing")).handler());
+		uploadStaysWithinABoundedWindow(server, HttpClient.newHttpClient(), "http", GIB);
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "OPENSSL", "JDK" })
+	void anUploadOverTlsToASlowReaderStaysWithinABoundedWindow(TlsProvider provider) throws Exception {
+		TestCertificates certificates = TestCertificates.create();
+		TlsConfig tls = TlsConfig.builder(certificates.server("127.0.0.1").material("127.0.0.1"))
+			.provider(provider)
+			.build();
+		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).tls(tls).build(),
+				new TestRoutes(Path.of("missing")).handler());
+		HttpClient client = HttpClient.newBuilder().sslContext(certificates.clientContext(null)).build();
+		uploadStaysWithinABoundedWindow(server, client, "https", GIB / 4);
+	}
+
+	private static void uploadStaysWithinABoundedWindow(KhamsinServer server, HttpClient client, String scheme,
+			long size) throws Exception {
 		server.start();
 		AtomicBoolean uploading = new AtomicBoolean(true);
 		AtomicLong peakDirect = new AtomicLong();
@@ -56,13 +79,14 @@ class RequestBodyBackpressureTests {
 		sampler.start();
 		try {
 			MessageDigest expected = TestRoutes.sha256();
-			HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/slow-reader"))
+			HttpRequest request = HttpRequest
+				.newBuilder(URI.create(scheme + "://127.0.0.1:" + server.port() + "/slow-reader"))
 				.POST(HttpRequest.BodyPublishers.fromPublisher(
-						HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(GIB, expected)), GIB))
+						HttpRequest.BodyPublishers.ofInputStream(() -> new PatternStream(size, expected)), size))
 				.build();
-			HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
 			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(response.body()).isEqualTo(GIB + " " + HexFormat.of().formatHex(expected.digest()));
+			assertThat(response.body()).isEqualTo(size + " " + HexFormat.of().formatHex(expected.digest()));
 		}
 		finally {
 			uploading.set(false);

@@ -3,6 +3,7 @@ package io.khamsin.container.test;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.CountDownLatch;
@@ -14,6 +15,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.SslInfo;
 import org.springframework.web.reactive.function.BodyInserters;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
@@ -75,7 +78,16 @@ public final class TestRoutes {
 			.route(POST("/ignore").or(GET("/ignore")), (request) -> Mono.delay(Duration.ofMillis(20))
 				.then(ServerResponse.ok().bodyValue("ignored")))
 			.GET("/remote", (request) -> ServerResponse.ok().bodyValue(request.remoteAddress().map((a) -> a.getAddress().getHostAddress()).orElse("?")))
+			.GET("/connection", (request) -> ServerResponse.ok().bodyValue(connection(request.exchange().getRequest())))
 			.build();
+	}
+
+	/** What a request knows of its connection: the URI's scheme and the TLS session, one name=value a line. */
+	private static String connection(ServerHttpRequest request) {
+		SslInfo tls = request.getSslInfo();
+		X509Certificate[] peer = (tls != null) ? tls.getPeerCertificates() : null;
+		return "scheme=" + request.getURI().getScheme() + "\n" + "session=" + ((tls != null) ? tls.getSessionId() : "none")
+				+ "\n" + "peer=" + ((peer != null) ? peer[0].getSubjectX500Principal().getName() : "none") + "\n";
 	}
 
 	private static Mono<ServerResponse> digest(Flux<DataBuffer> body, Duration delayPerPart) {

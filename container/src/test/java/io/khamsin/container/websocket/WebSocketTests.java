@@ -16,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -37,6 +39,9 @@ import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.test.LeakDetectionExtension;
 import io.khamsin.container.test.RawHttpConnection;
+import io.khamsin.container.test.TestCertificates;
+import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.tls.TlsProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -83,6 +88,36 @@ class WebSocketTests {
 		assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("pong:1");
 		socket.sendClose(4001, "done").get(5, TimeUnit.SECONDS);
 		assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(4001);
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "OPENSSL", "JDK" })
+	void messagesAreEchoedOverTls(TlsProvider provider) throws Exception {
+		TestCertificates certificates = TestCertificates.create();
+		TlsConfig tls = TlsConfig.builder(certificates.server("localhost").material("localhost"))
+			.provider(provider)
+			.build();
+		KhamsinServer secure = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).tls(tls).build(),
+				WebHttpHandlerBuilder.applicationContext(this.context).build());
+		secure.start();
+		try {
+			Listener listener = new Listener();
+			WebSocket socket = HttpClient.newBuilder()
+				.sslContext(certificates.clientContext(null))
+				.build()
+				.newWebSocketBuilder()
+				.buildAsync(URI.create("wss://localhost:" + secure.port() + "/ws/echo"), listener)
+				.get(5, TimeUnit.SECONDS);
+			socket.sendText("over tls", true).get(5, TimeUnit.SECONDS);
+			assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("text:over tls");
+			socket.sendBinary(ByteBuffer.wrap(new byte[1000]), true).get(5, TimeUnit.SECONDS);
+			assertThat(listener.messages.poll(5, TimeUnit.SECONDS)).isEqualTo("binary:1000");
+			socket.sendClose(4002, "done").get(5, TimeUnit.SECONDS);
+			assertThat(listener.closed.get(5, TimeUnit.SECONDS)).isEqualTo(4002);
+		}
+		finally {
+			secure.stop();
+		}
 	}
 
 	@Test
