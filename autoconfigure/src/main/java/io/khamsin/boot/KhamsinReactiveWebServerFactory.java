@@ -10,7 +10,6 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.Shutdown;
-import org.springframework.boot.web.server.Ssl;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.reactive.AbstractReactiveWebServerFactory;
 import org.springframework.boot.web.server.reactive.ReactiveWebServerFactory;
@@ -21,14 +20,21 @@ import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.boot.tls.BootTlsConfig;
+import io.khamsin.boot.tls.KhamsinTlsProperties;
+import io.khamsin.boot.tls.SslBundleReloader;
 import io.khamsin.container.metrics.MetricsConfig;
 
 /**
  * {@link ReactiveWebServerFactory} that creates {@link KhamsinWebServer}s. The factory holds what Boot's contract
- * gives every web server factory (port, address, {@code Server} header, shutdown; SSL, HTTP/2 and compression are
- * not served yet and warned about); every other khamsin option is set by {@link KhamsinServerConfigCustomizer}s on
- * the engine's configuration builder, where each default is written once, and the Netty bootstrap by
- * {@link KhamsinServerCustomizer}s.
+ * gives every web server factory (port, address, {@code Server} header, shutdown, SSL and its bundles; HTTP/2 is not
+ * served yet and warned about) and hands it to the engine's configuration builder first; every other khamsin option
+ * is set by {@link KhamsinServerConfigCustomizer}s on that builder, where each default is written once, and the
+ * Netty bootstrap by {@link KhamsinServerCustomizer}s.
+ * <p>
+ * SSL is read as Boot's own containers read it, from the factory's SSL bundle ({@code server.ssl.*},
+ * {@code server.ssl.bundle}, {@code server.ssl.server-name-bundles}), so that a misconfiguration fails
+ * {@link #getWebServer} with Boot's message; a bundle that reloads on update is handed to the running server.
  */
 public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFactory {
 
@@ -39,6 +45,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	private Set<KhamsinServerCustomizer> serverCustomizers = new LinkedHashSet<>();
 
 	private KhamsinMetrics metrics;
+
+	private KhamsinTlsProperties tlsProperties = KhamsinTlsProperties.defaults();
 
 	public KhamsinReactiveWebServerFactory() {
 	}
@@ -53,6 +61,9 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		warnAboutUnsupportedSettings();
 		KhamsinMetrics metrics = (this.metrics != null) ? this.metrics : KhamsinMetrics.create(MetricsConfig.defaults());
 		KhamsinServer server = KhamsinServer.create(createServerConfig(), httpHandler, metrics);
+		if (server.tls() != null) {
+			SslBundleReloader.register(getSsl(), getSslBundles(), server.tls());
+		}
 		// Boot starts the server once the context is refreshed: load the native transport meanwhile.
 		server.prepare();
 		return new KhamsinWebServer(server, getShutdown() == Shutdown.GRACEFUL);
@@ -62,7 +73,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		KhamsinServerConfig.Builder config = KhamsinServerConfig.builder()
 			.address(getAddress())
 			.port(getPort())
-			.serverHeader(getServerHeader());
+			.serverHeader(getServerHeader())
+			.tls(BootTlsConfig.of(getSsl(), this::getSslBundle, this::getServerNameSslBundles, this.tlsProperties));
 		for (KhamsinServerConfigCustomizer customizer : this.configCustomizers) {
 			customizer.customize(config);
 		}
@@ -71,9 +83,6 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 
 	private void warnAboutUnsupportedSettings() {
 		List<String> ignored = new ArrayList<>();
-		if (Ssl.isEnabled(getSsl())) {
-			ignored.add("server.ssl");
-		}
 		if (getHttp2() != null && getHttp2().isEnabled()) {
 			ignored.add("server.http2.enabled");
 		}
@@ -81,10 +90,20 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 			ignored.add("server.compression.enabled");
 		}
 		if (!ignored.isEmpty()) {
-			logger.warn("khamsin does not support {} yet: ignored (khamsin serves plain, uncompressed HTTP/1.1). "
+			logger.warn("khamsin does not support {} yet: ignored (khamsin serves uncompressed HTTP/1.1). "
 					+ "Remove the setting, or set khamsin.enabled=false to use Boot's default reactive server",
 					String.join(", ", ignored));
 		}
+	}
+
+	/**
+	 * Set khamsin's own TLS settings ({@code khamsin.tls.*}: provider, session resumption, handshake timeout, a
+	 * development certificate), applied with the factory's SSL. Defaults to every default.
+	 * @param tlsProperties the settings
+	 */
+	public void setTlsProperties(KhamsinTlsProperties tlsProperties) {
+		Assert.notNull(tlsProperties, "'tlsProperties' must not be null");
+		this.tlsProperties = tlsProperties;
 	}
 
 	/**

@@ -12,9 +12,9 @@ import org.springframework.boot.web.server.Compression;
 import org.springframework.boot.web.server.GracefulShutdownResult;
 import org.springframework.boot.web.server.Http2;
 import org.springframework.boot.web.server.Shutdown;
-import org.springframework.boot.web.server.Ssl;
 import org.springframework.http.server.reactive.HttpHandler;
 
+import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.container.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
@@ -83,11 +83,8 @@ class KhamsinReactiveWebServerFactoryTests {
 	}
 
 	@Test
-	void sslHttp2AndCompressionAreIgnoredWithOneWarning(CapturedOutput output) {
+	void http2AndCompressionAreIgnoredWithOneWarning(CapturedOutput output) {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
-		Ssl ssl = new Ssl();
-		ssl.setEnabled(true);
-		factory.setSsl(ssl);
 		Http2 http2 = new Http2();
 		http2.setEnabled(true);
 		factory.setHttp2(http2);
@@ -96,12 +93,20 @@ class KhamsinReactiveWebServerFactoryTests {
 		factory.setCompression(compression);
 		factory.getWebServer(HANDLER);
 		assertThat(output).containsOnlyOnce("WARN")
-			.contains("khamsin does not support server.ssl, server.http2.enabled, server.compression.enabled yet: "
-					+ "ignored");
+			.contains("khamsin does not support server.http2.enabled, server.compression.enabled yet: ignored");
 	}
 
 	@Test
-	void noWarningWhenSslHttp2AndCompressionAreOff(CapturedOutput output) {
+	void sslIsServedWithoutAWarning(CapturedOutput output) {
+		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+		factory.setTlsProperties(selfSigned());
+		KhamsinServerConfig config = configOf(factory);
+		assertThat(config.tls()).isNotNull();
+		assertThat(output).doesNotContain("khamsin does not support");
+	}
+
+	@Test
+	void noWarningWhenHttp2AndCompressionAreOff(CapturedOutput output) {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
 		factory.setHttp2(new Http2());
 		factory.setCompression(new Compression());
@@ -116,6 +121,12 @@ class KhamsinReactiveWebServerFactoryTests {
 		List<GracefulShutdownResult> results = new ArrayList<>();
 		factory.getWebServer(HANDLER).shutDownGracefully(results::add);
 		assertThat(results).containsExactly(GracefulShutdownResult.IMMEDIATE);
+	}
+
+	private static KhamsinTlsProperties selfSigned() {
+		KhamsinTlsProperties defaults = KhamsinTlsProperties.defaults();
+		return new KhamsinTlsProperties(defaults.provider(), true, defaults.sessionCacheSize(), defaults.sessionTimeout(),
+				defaults.ticketKeyRotation(), defaults.handshakeTimeout());
 	}
 
 	private static KhamsinServerConfig configOf(KhamsinReactiveWebServerFactory factory) {

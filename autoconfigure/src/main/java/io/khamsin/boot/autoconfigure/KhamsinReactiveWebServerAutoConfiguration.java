@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.http.ReactiveHttpInputMessage;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
+import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.metrics.KhamsinMetrics;
@@ -33,7 +34,8 @@ import io.khamsin.container.metrics.KhamsinMetrics;
 @ConditionalOnClass({ ReactiveHttpInputMessage.class, KhamsinServer.class })
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnBooleanProperty(name = "khamsin.enabled", matchIfMissing = true)
-@EnableConfigurationProperties({ KhamsinProperties.class, KhamsinAccessLogProperties.class })
+@EnableConfigurationProperties({ KhamsinProperties.class, KhamsinAccessLogProperties.class,
+		KhamsinTlsProperties.class })
 @Import(ReactiveWebServerConfiguration.class)
 public final class KhamsinReactiveWebServerAutoConfiguration {
 
@@ -51,6 +53,11 @@ public final class KhamsinReactiveWebServerAutoConfiguration {
 	KhamsinReactiveWebServerFactoryCustomizer khamsinReactiveWebServerFactoryCustomizer(
 			ServerProperties serverProperties, KhamsinProperties khamsinProperties) {
 		return new KhamsinReactiveWebServerFactoryCustomizer(serverProperties, khamsinProperties);
+	}
+
+	@Bean
+	KhamsinTlsCustomizer khamsinTlsCustomizer(KhamsinTlsProperties tlsProperties) {
+		return new KhamsinTlsCustomizer(tlsProperties);
 	}
 
 	@Bean

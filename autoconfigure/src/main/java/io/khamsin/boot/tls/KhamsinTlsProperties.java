@@ -38,6 +38,16 @@ public record KhamsinTlsProperties(@DefaultValue("auto") TlsProvider provider,
 	}
 
 	/**
+	 * These settings without a development certificate, for a server that serves TLS only when SSL is configured
+	 * for it (the management server).
+	 * @return the settings
+	 */
+	public KhamsinTlsProperties withoutSelfSigned() {
+		return new KhamsinTlsProperties(this.provider, false, this.sessionCacheSize, this.sessionTimeout,
+				this.ticketKeyRotation, this.handshakeTimeout);
+	}
+
+	/**
 	 * Apply these settings to an engine configuration.
 	 * @param builder the builder
 	 * @return the builder

@@ -26,6 +26,9 @@ import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.tls.TlsClientAuth;
+import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.tls.TlsProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -123,6 +126,26 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 				assertThat(output)
 					.contains("khamsin does not support server.http2.enabled, server.compression.enabled yet: ignored");
 			});
+	}
+
+	@Test
+	void serverSslAndKhamsinsTlsSettingsReachTheEngine() {
+		this.runner.withPropertyValues("khamsin.tls.self-signed=true", "khamsin.tls.provider=jdk",
+				"khamsin.tls.session-timeout=10m", "khamsin.tls.handshake-timeout=4s", "server.ssl.client-auth=want")
+			.run((context) -> {
+				TlsConfig tls = serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)).tls();
+				assertThat(tls.provider()).isEqualTo(TlsProvider.JDK);
+				assertThat(tls.sessionTimeout()).isEqualTo(Duration.ofMinutes(10));
+				assertThat(tls.handshakeTimeout()).isEqualTo(Duration.ofSeconds(4));
+				assertThat(tls.clientAuth()).isEqualTo(TlsClientAuth.WANT);
+				assertThat(tls.material().description()).isEqualTo("the self-signed development certificate");
+			});
+	}
+
+	@Test
+	void withoutServerSslOrADevelopmentCertificateTheEngineSpeaksCleartext() {
+		this.runner.run((context) -> assertThat(
+				serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)).tls()).isNull());
 	}
 
 	@Test

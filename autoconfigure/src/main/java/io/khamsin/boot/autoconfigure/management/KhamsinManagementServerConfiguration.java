@@ -8,16 +8,20 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 import io.khamsin.boot.autoconfigure.KhamsinProperties;
+import io.khamsin.boot.autoconfigure.KhamsinTlsCustomizer;
+import io.khamsin.boot.tls.KhamsinTlsProperties;
 
 /**
  * Configuration of the management server, registered in actuator's child context only. Boot's
  * {@link ReactiveWebServerConfiguration} applies the customizers of that context (among them actuator's, which
- * sets {@code management.server.port} and {@code management.server.address}); khamsin's settings come from
- * {@link KhamsinManagementServerFactoryCustomizer}. The server records into figures of its own, so that
- * {@code /actuator/khamsin}, {@code /actuator/latency} and khamsin's meters keep reporting the main server alone.
+ * sets {@code management.server.port}, {@code management.server.address} and {@code management.server.ssl}, which
+ * is {@code server.ssl} unless set); khamsin's settings come from {@link KhamsinManagementServerFactoryCustomizer}
+ * and {@code khamsin.tls.*}, without the development certificate, which is the application's. The server records
+ * into figures of its own, so that {@code /actuator/khamsin}, {@code /actuator/latency} and khamsin's meters keep
+ * reporting the main server alone.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(KhamsinProperties.class)
+@EnableConfigurationProperties({ KhamsinProperties.class, KhamsinTlsProperties.class })
 @Import(ReactiveWebServerConfiguration.class)
 final class KhamsinManagementServerConfiguration {
 
@@ -25,6 +29,11 @@ final class KhamsinManagementServerConfiguration {
 	KhamsinManagementServerFactoryCustomizer khamsinManagementServerFactoryCustomizer(
 			ServerProperties serverProperties, KhamsinProperties khamsinProperties) {
 		return new KhamsinManagementServerFactoryCustomizer(serverProperties, khamsinProperties);
+	}
+
+	@Bean
+	KhamsinTlsCustomizer khamsinManagementTlsCustomizer(KhamsinTlsProperties tlsProperties) {
+		return new KhamsinTlsCustomizer(tlsProperties.withoutSelfSigned());
 	}
 
 }

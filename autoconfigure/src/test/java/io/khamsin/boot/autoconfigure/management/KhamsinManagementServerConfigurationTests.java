@@ -1,9 +1,11 @@
 package io.khamsin.boot.autoconfigure.management;
 
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.web.server.ManagementServerProperties;
 import org.springframework.boot.actuate.autoconfigure.web.server.ManagementWebServerFactoryCustomizer;
@@ -20,6 +22,9 @@ import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.test.TestCertificates;
+import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.tls.TlsProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,6 +92,30 @@ class KhamsinManagementServerConfigurationTests {
 				assertThat(config.fixedResponses()).isEmpty();
 				assertThat(config.accessLog().enabled()).isFalse();
 			});
+	}
+
+	@Test
+	void theManagementServerServesTlsWithManagementServerSslAndKhamsinsTlsSettings(@TempDir Path dir) {
+		Path certificate = dir.resolve("management.crt");
+		Path key = dir.resolve("management.key");
+		TestCertificates.create().server("localhost").writePem(certificate, key);
+		this.runner
+			.withPropertyValues("management.server.port=9091", "management.server.ssl.certificate=file:" + certificate,
+					"management.server.ssl.certificate-private-key=file:" + key, "khamsin.tls.provider=jdk",
+					"khamsin.tls.handshake-timeout=3s")
+			.run((context) -> {
+				TlsConfig tls = serverConfig(context).tls();
+				assertThat(tls).isNotNull();
+				assertThat(tls.provider()).isEqualTo(TlsProvider.JDK);
+				assertThat(tls.handshakeTimeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(tls.material().certificateChain()).isNotEmpty();
+			});
+	}
+
+	@Test
+	void theManagementServerMakesNoDevelopmentCertificateOfItsOwn() {
+		this.runner.withPropertyValues("management.server.port=9091", "khamsin.tls.self-signed=true")
+			.run((context) -> assertThat(serverConfig(context).tls()).isNull());
 	}
 
 	private static KhamsinServerConfig serverConfig(AssertableReactiveWebApplicationContext context) {
