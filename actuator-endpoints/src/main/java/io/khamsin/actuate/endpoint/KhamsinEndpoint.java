@@ -2,9 +2,14 @@ package io.khamsin.actuate.endpoint;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 
@@ -20,13 +25,19 @@ import io.khamsin.container.egress.EgressMode;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.ReactorSnapshot;
+import io.khamsin.container.tls.HandshakeCounts;
+import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.tls.TlsContexts;
+import io.khamsin.container.tls.TlsFigures;
+import io.khamsin.container.tls.TlsMaterial;
 import io.khamsin.container.transport.ListenerInfo;
 import io.khamsin.container.transport.ResolvedTransport;
 
 /**
  * {@link Endpoint @Endpoint} that tells what khamsin runs and how it is doing: version, transport, listener
- * mode, reactors with their connections and load, the listeners with the protocols and TLS each offers, guards
- * with their settings and counts, and the egress modes available, with the reason when one is not. Everything
+ * mode, reactors with their connections and load, the listeners with the protocols and TLS each offers (provider,
+ * versions, the certificates served and the handshakes counted), guards with their settings and counts, and the
+ * egress modes available, with the reason when one is not. Everything
  * but the version is read from the running server.
  */
 @Endpoint(id = "khamsin")
@@ -63,8 +74,9 @@ public class KhamsinEndpoint {
 				(server.listenerMode() != null) ? server.listenerMode().displayName() : null, config.reactors(),
 				listeners.stream().map(ListenerDescriptor::of).toList());
 		return new KhamsinDescriptor(VERSION, serverDescriptor, server.protocols(), this.metrics.reactors(),
-				this.metrics.totals(), new GuardsDescriptor(settings(config), counts()), TlsDescriptor.of(listeners),
-				server.egressModes(), metricsDescriptor());
+				this.metrics.totals(), new GuardsDescriptor(settings(config), counts()),
+				TlsDescriptor.of(listeners, server.tls(), server.metrics().tls()), server.egressModes(),
+				metricsDescriptor());
 	}
 
 	private MetricsDescriptor metricsDescriptor() {
@@ -120,7 +132,7 @@ public class KhamsinEndpoint {
 	 * @param reactors each reactor's connections, requests, bytes and pending tasks
 	 * @param totals the sum over every reactor since start
 	 * @param guards the guards' settings and counts, or {@code null} without a server
-	 * @param tls the TLS provider of its listeners, or {@code null} without a server
+	 * @param tls the TLS of its listeners, or {@code null} without a server
 	 * @param egress the egress modes of its listeners
 	 * @param metrics what the engine records
 	 */
@@ -175,22 +187,78 @@ public class KhamsinEndpoint {
 	}
 
 	/**
-	 * TLS.
+	 * TLS, read from the running server.
 	 *
 	 * @param provider the TLS providers of the listeners that serve TLS, or {@code none}
-	 * @param reason which listeners serve TLS, or why none does
+	 * @param reason which listeners serve TLS and why that provider runs, or why none serves TLS
+	 * @param protocols the TLS versions offered
+	 * @param alpn the application protocols offered by ALPN, in order
+	 * @param clientAuth whether clients present certificates: {@code none}, {@code want} or {@code need}
+	 * @param certificates the certificate each identity serves now (after any reload)
+	 * @param handshakes the handshakes since start
 	 */
-	public record TlsDescriptor(String provider, String reason) {
+	public record TlsDescriptor(String provider, String reason, List<String> protocols, List<String> alpn,
+			String clientAuth, List<CertificateDescriptor> certificates, HandshakesDescriptor handshakes) {
 
-		static TlsDescriptor of(List<ListenerInfo> listeners) {
+		static TlsDescriptor of(List<ListenerInfo> listeners, TlsContexts contexts, TlsFigures figures) {
 			List<ListenerInfo> secure = listeners.stream().filter(ListenerInfo::secure).toList();
-			if (secure.isEmpty()) {
+			if (secure.isEmpty() || contexts == null) {
 				return new TlsDescriptor(ListenerInfo.NO_TLS, listeners.isEmpty() ? "the server is not running"
-						: "no listener serves TLS");
+						: "no listener serves TLS", List.of(), List.of(), null, List.of(), null);
 			}
-			return new TlsDescriptor(String.join(", ", secure.stream().map(ListenerInfo::tls).distinct().toList()),
-					"served on port(s) " + String.join(", ",
-							secure.stream().map((listener) -> Integer.toString(listener.address().getPort())).toList()));
+			String ports = String.join(", ",
+					secure.stream().map((listener) -> Integer.toString(listener.address().getPort())).toList());
+			TlsConfig config = contexts.config();
+			List<CertificateDescriptor> certificates = new ArrayList<>();
+			contexts.materials().forEach((name, material) -> certificates.add(CertificateDescriptor.of(name, material)));
+			certificates.sort(Comparator.comparing(CertificateDescriptor::serverName,
+					Comparator.nullsFirst(Comparator.naturalOrder())));
+			return new TlsDescriptor(contexts.providerName(),
+					"served on port(s) " + ports + "; " + contexts.providerReason(), config.protocols(),
+					contexts.alpnProtocols(), config.clientAuth().name().toLowerCase(Locale.ROOT), certificates,
+					HandshakesDescriptor.of(figures.totals()));
+		}
+
+	}
+
+	/**
+	 * The certificate one identity serves.
+	 *
+	 * @param serverName the SNI host name it serves, or {@code null} for the default identity
+	 * @param source where it comes from, such as {@code SSL bundle 'web'}
+	 * @param subject the certificate's subject
+	 * @param issuer the certificate's issuer
+	 * @param notAfter when it expires
+	 */
+	public record CertificateDescriptor(String serverName, String source, String subject, String issuer,
+			Instant notAfter) {
+
+		static CertificateDescriptor of(String serverName, TlsMaterial material) {
+			List<X509Certificate> chain = material.certificateChain();
+			if (chain.isEmpty()) {
+				return new CertificateDescriptor(serverName, material.description(), null, null, null);
+			}
+			X509Certificate leaf = chain.get(0);
+			return new CertificateDescriptor(serverName, material.description(),
+					leaf.getSubjectX500Principal().getName(), leaf.getIssuerX500Principal().getName(),
+					leaf.getNotAfter().toInstant());
+		}
+
+	}
+
+	/**
+	 * TLS handshakes since start, over every reactor.
+	 *
+	 * @param full handshakes that made a new session
+	 * @param resumed handshakes that resumed a session (a ticket or a session id)
+	 * @param failed handshakes that failed, by reason
+	 */
+	public record HandshakesDescriptor(long full, long resumed, Map<String, Long> failed) {
+
+		static HandshakesDescriptor of(HandshakeCounts counts) {
+			Map<String, Long> failed = new LinkedHashMap<>();
+			counts.failures().forEach((reason, count) -> failed.put(reason.tag(), count));
+			return new HandshakesDescriptor(counts.full(), counts.resumed(), failed);
 		}
 
 	}

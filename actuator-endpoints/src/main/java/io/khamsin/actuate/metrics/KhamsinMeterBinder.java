@@ -22,6 +22,7 @@ import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.LatencyKey;
 import io.khamsin.container.metrics.LatencyListener;
+import io.khamsin.container.tls.HandshakeFailure;
 
 /**
  * Binds khamsin's figures to a {@link MeterRegistry}, so that Boot's meter filters and common tags apply:
@@ -29,7 +30,9 @@ import io.khamsin.container.metrics.LatencyListener;
  * <li>{@code khamsin.requests}, a timer tagged {@code protocol}, {@code status}, {@code route} and
  * {@code path}, with a percentile histogram (Prometheus: {@code khamsin_requests_seconds_bucket}).
  * <li>{@code khamsin.connections.active}, {@code .accepted}, {@code .refused}; {@code khamsin.requests.active};
- * {@code khamsin.bytes.received}, {@code .sent}; {@code khamsin.guard.events} tagged {@code guard}.
+ * {@code khamsin.bytes.received}, {@code .sent}; {@code khamsin.guard.events} tagged {@code guard};
+ * {@code khamsin.tls.handshakes} tagged {@code result} ({@code full}, {@code resumed}) and
+ * {@code khamsin.tls.handshake.failures} tagged {@code reason}.
  * </ul>
  * The event loops never touch a Micrometer meter: a background thread drains the engine's latency histograms
  * once per {@code drainInterval} and records what they hold into the timers, and the counts are read on scrape.
@@ -81,6 +84,20 @@ public final class KhamsinMeterBinder implements MeterBinder, AutoCloseable {
 			FunctionCounter.builder("khamsin.guard.events", metrics, (m) -> m.guards().count(guard))
 				.description("Times a guard (limit or timeout) was enforced")
 				.tag("guard", guard.tag())
+				.register(registry);
+		}
+		FunctionCounter.builder("khamsin.tls.handshakes", metrics, (m) -> m.tls().totals().full())
+			.description("TLS handshakes completed since start, full (a new session) or resumed")
+			.tag("result", "full")
+			.register(registry);
+		FunctionCounter.builder("khamsin.tls.handshakes", metrics, (m) -> m.tls().totals().resumed())
+			.description("TLS handshakes completed since start, full (a new session) or resumed")
+			.tag("result", "resumed")
+			.register(registry);
+		for (HandshakeFailure reason : HandshakeFailure.values()) {
+			FunctionCounter.builder("khamsin.tls.handshake.failures", metrics, (m) -> m.tls().totals().failed(reason))
+				.description("TLS handshakes that failed since start, by reason")
+				.tag("reason", reason.tag())
 				.register(registry);
 		}
 		if (!metrics.enabled()) {

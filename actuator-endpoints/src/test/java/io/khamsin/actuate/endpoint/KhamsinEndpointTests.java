@@ -1,21 +1,35 @@
 package io.khamsin.actuate.endpoint;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.web.server.reactive.context.ReactiveWebServerApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.http.server.reactive.HttpHandler;
 
+import io.khamsin.actuate.endpoint.KhamsinEndpoint.CertificateDescriptor;
+import io.khamsin.actuate.endpoint.KhamsinEndpoint.HandshakesDescriptor;
 import io.khamsin.actuate.endpoint.KhamsinEndpoint.KhamsinDescriptor;
+import io.khamsin.actuate.endpoint.KhamsinEndpoint.TlsDescriptor;
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
+import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.egress.EgressMode;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.test.RawHttpConnection;
+import io.khamsin.container.test.TestCertificates;
+import io.khamsin.container.test.TlsClient;
+import io.khamsin.container.tls.TlsClientAuth;
+import io.khamsin.container.tls.TlsConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code /actuator/khamsin} tells what the running server does, read from the server: the protocols its listeners
- * offer, their TLS, and the egress modes they allow; nothing when khamsin does not serve the context.
+ * offer, their TLS (provider and why, versions, certificates, handshakes), and the egress modes they allow; nothing
+ * when khamsin does not serve the context.
  */
 class KhamsinEndpointTests {
 
@@ -43,6 +57,52 @@ class KhamsinEndpointTests {
 				.containsExactly("sendfile", "userspace");
 			assertThat(mode(khamsin, "sendfile").reason()).contains("on " + khamsin.server().transport());
 			assertThat(mode(khamsin, "ktls").reason()).contains("no listener serves TLS");
+		}
+	}
+
+	@Test
+	void aServerOverTlsReportsItsProviderCertificatesAndHandshakes() throws Exception {
+		TestCertificates certificates = TestCertificates.create();
+		TestCertificates.Issued localhost = certificates.server("localhost");
+		TestCertificates.Issued api = certificates.server("api.khamsin.test");
+		TlsConfig tls = TlsConfig.builder(localhost.material("SSL bundle 'web'"))
+			.serverName("api.khamsin.test", api.material("SSL bundle 'api'"))
+			.clientAuth(TlsClientAuth.WANT)
+			.build();
+		try (ReactiveWebServerApplicationContext context = new ReactiveWebServerApplicationContext()) {
+			KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+			factory.addConfigCustomizers((config) -> config.tls(tls));
+			context.registerBean("webServerFactory", KhamsinReactiveWebServerFactory.class, () -> factory);
+			context.registerBean("httpHandler", HttpHandler.class, () -> (request, response) -> response.setComplete());
+			context.refresh();
+			int port = ((KhamsinWebServer) context.getWebServer()).getPort();
+			try (TlsClient client = TlsClient.connect(certificates.clientContext(null), port, "localhost", "TLSv1.3")) {
+				client.get("/");
+			}
+			try (RawHttpConnection connection = new RawHttpConnection(port)) {
+				connection.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+				assertThat(connection.read().status()).isEqualTo(400);
+			}
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+				HandshakesDescriptor handshakes = new KhamsinEndpoint(this.metrics, context).khamsin().tls().handshakes();
+				assertThat(handshakes.full()).isEqualTo(1);
+				assertThat(handshakes.failed()).containsEntry("cleartext", 1L).containsEntry("timeout", 0L);
+			});
+			KhamsinDescriptor khamsin = new KhamsinEndpoint(this.metrics, context).khamsin();
+			assertThat(khamsin.server().listeners()).singleElement()
+				.satisfies((listener) -> assertThat(listener.tls()).startsWith("BoringSSL"));
+			TlsDescriptor served = khamsin.tls();
+			assertThat(served.provider()).startsWith("BoringSSL");
+			assertThat(served.reason()).isEqualTo("served on port(s) " + port + "; netty-tcnative loaded");
+			assertThat(served.protocols()).containsExactly("TLSv1.3", "TLSv1.2");
+			assertThat(served.alpn()).containsExactly("http/1.1");
+			assertThat(served.clientAuth()).isEqualTo("want");
+			assertThat(served.certificates()).extracting(CertificateDescriptor::serverName, CertificateDescriptor::source,
+					CertificateDescriptor::subject)
+				.containsExactly(tuple(null, "SSL bundle 'web'", "CN=localhost"),
+						tuple("api.khamsin.test", "SSL bundle 'api'", "CN=api.khamsin.test"));
+			assertThat(served.certificates().get(0).notAfter()).isEqualTo(localhost.certificate().getNotAfter().toInstant());
+			assertThat(mode(khamsin, "sendfile").available()).isFalse();
 		}
 	}
 

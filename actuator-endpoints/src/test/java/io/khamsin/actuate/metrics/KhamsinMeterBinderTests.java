@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import javax.net.ssl.SSLContext;
+
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -25,7 +27,10 @@ import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
 import io.khamsin.container.test.RawHttpConnection;
+import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TestRoutes;
+import io.khamsin.container.test.TlsClient;
+import io.khamsin.container.tls.TlsConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -49,9 +54,12 @@ class KhamsinMeterBinderTests {
 	private KhamsinMeterBinder binder;
 
 	private void start(MetricsConfig config) {
+		start(config, KhamsinServerConfig.builder().reactors(2).maxInitialLineLength(100).build());
+	}
+
+	private void start(MetricsConfig config, KhamsinServerConfig serverConfig) {
 		KhamsinMetrics metrics = KhamsinMetrics.create(config);
-		this.server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(2).maxInitialLineLength(100).build(),
-				new TestRoutes(Path.of("missing")).handler(), metrics);
+		this.server = KhamsinServer.create(serverConfig, new TestRoutes(Path.of("missing")).handler(), metrics);
 		this.server.start();
 		this.binder = new KhamsinMeterBinder(metrics, TIMER, Duration.ofMillis(100));
 		this.binder.bindTo(this.registry);
@@ -111,8 +119,42 @@ class KhamsinMeterBinderTests {
 	}
 
 	@Test
-	void switchedOffMetricsPublishOnlyConnectionsAndGuards() {
+	void tlsHandshakesAreCountedFullOrResumedAndFailuresByReason() throws Exception {
+		TestCertificates certificates = TestCertificates.create();
+		TlsConfig tls = TlsConfig.builder(certificates.server("localhost").material("localhost")).build();
+		start(MetricsConfig.defaults(), KhamsinServerConfig.builder().reactors(1).tls(tls).build());
+		SSLContext client = certificates.clientContext(null);
+		for (int i = 0; i < 2; i++) {
+			try (TlsClient connection = TlsClient.connect(client, this.server.port(), "localhost", "TLSv1.2")) {
+				assertThat(connection.get("/plaintext")).isEqualTo("HTTP/1.1 200 OK\nHello, World!");
+			}
+		}
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(400);
+		}
+		await().atMost(WAIT).untilAsserted(() -> {
+			assertThat(handshakes("full")).isEqualTo(1);
+			assertThat(handshakes("resumed")).isEqualTo(1);
+			assertThat(this.registry.get("khamsin.tls.handshake.failures").tag("reason", "cleartext")
+				.functionCounter()
+				.count()).isEqualTo(1);
+		});
+		assertThat(this.registry.get("khamsin.tls.handshake.failures").tag("reason", "no-shared-cipher")
+			.functionCounter()
+			.count()).isZero();
+		assertThat(this.registry.scrape()).contains("khamsin_tls_handshakes_total{result=\"resumed\"} 1.0",
+				"khamsin_tls_handshake_failures_total{reason=\"cleartext\"} 1.0");
+	}
+
+	private double handshakes(String result) {
+		return this.registry.get("khamsin.tls.handshakes").tag("result", result).functionCounter().count();
+	}
+
+	@Test
+	void switchedOffMetricsPublishOnlyConnectionsGuardsAndHandshakes() {
 		start(MetricsConfig.builder().enabled(false).build());
+		assertThat(this.registry.find("khamsin.tls.handshakes").functionCounters()).hasSize(2);
 		assertThat(this.registry.find("khamsin.connections.active").gauge()).isNotNull();
 		assertThat(this.registry.find("khamsin.guard.events").functionCounters()).isNotEmpty();
 		assertThat(this.registry.find("khamsin.requests.active").gauge()).isNull();

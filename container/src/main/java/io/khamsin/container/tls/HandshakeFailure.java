@@ -41,6 +41,15 @@ public enum HandshakeFailure {
 	OTHER;
 
 	/**
+	 * The name used as a metric tag and in {@code /actuator/khamsin}: the constant in lower case, words joined by
+	 * {@code -} (e.g. {@code no-shared-cipher}).
+	 * @return the tag
+	 */
+	public String tag() {
+		return name().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+	/**
 	 * The reason behind a handshake's failure, from what Netty, BoringSSL or the JDK report.
 	 * @param cause the failure
 	 * @return the reason
