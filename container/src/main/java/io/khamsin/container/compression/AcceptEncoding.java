@@ -5,7 +5,12 @@ import java.util.List;
 /**
  * The choice of a content coding from a request's {@code Accept-Encoding} (RFC 9110 section 12.5.3). A coding is
  * acceptable when the client names it, or names {@code *}, with a q-value above zero; among the acceptable codings
- * the highest q-value wins and the server's order breaks ties. {@code identity} wins only when the client names it
+ * the highest q-value wins. Ties within one field line are broken by the server's order (zstd, br, gzip by
+ * default): a client that lists {@code gzip, deflate, br, zstd} states no preference among them. Ties between
+ * field lines go to the earlier line: a client that writes its codings one field at a time adds the ones it can
+ * also decode after the one it asks for. Reactor Netty's {@code HttpClient.compress(true)} writes
+ * {@code Accept-Encoding: gzip}, then {@code Accept-Encoding: br} in a field of its own when brotli4j is on its
+ * class path, and Boot's containers answer it gzip, as Boot's own tests expect. {@code identity} wins only when the client names it
  * (or gives {@code *} the weight) with a higher q-value than the best coding. No header, an empty one, or nothing
  * acceptable means identity: RFC 9110 allows any coding when the header is absent, but clients that send none
  * (curl without {@code --compressed}, health checks) expect an uncompressed body, which is also what the other
@@ -36,7 +41,14 @@ final class AcceptEncoding {
 		int gzip = UNSET;
 		int star = UNSET;
 		int identity = UNSET;
+		// The field line each weight above was first given at, so that an earlier line wins a tie.
+		int zstdLine = 0;
+		int brLine = 0;
+		int gzipLine = 0;
+		int starLine = 0;
+		int line = -1;
 		for (String value : values) {
+			line++;
 			int length = value.length();
 			int start = 0;
 			while (start <= length) {
@@ -53,20 +65,32 @@ final class AcceptEncoding {
 					if (weight != UNSET) {
 						int tokenLength = tokenEnd - tokenStart;
 						if (tokenLength == 1 && value.charAt(tokenStart) == '*') {
-							star = Math.max(star, weight);
+							if (weight > star) {
+								star = weight;
+								starLine = line;
+							}
 						}
 						else if (matches(value, tokenStart, tokenLength, "identity")) {
 							identity = Math.max(identity, weight);
 						}
 						else if (matches(value, tokenStart, tokenLength, "zstd")) {
-							zstd = Math.max(zstd, weight);
+							if (weight > zstd) {
+								zstd = weight;
+								zstdLine = line;
+							}
 						}
 						else if (matches(value, tokenStart, tokenLength, "br")) {
-							br = Math.max(br, weight);
+							if (weight > br) {
+								br = weight;
+								brLine = line;
+							}
 						}
 						else if (matches(value, tokenStart, tokenLength, "gzip")
 								|| matches(value, tokenStart, tokenLength, "x-gzip")) {
-							gzip = Math.max(gzip, weight);
+							if (weight > gzip) {
+								gzip = weight;
+								gzipLine = line;
+							}
 						}
 					}
 				}
@@ -75,18 +99,34 @@ final class AcceptEncoding {
 		}
 		ContentCoding best = null;
 		int bestWeight = 0;
+		int bestLine = Integer.MAX_VALUE;
 		for (ContentCoding coding : offered) {
-			int weight = switch (coding) {
-				case ZSTD -> zstd;
-				case BR -> br;
-				case GZIP -> gzip;
-			};
+			int weight;
+			int at;
+			switch (coding) {
+				case ZSTD -> {
+					weight = zstd;
+					at = zstdLine;
+				}
+				case BR -> {
+					weight = br;
+					at = brLine;
+				}
+				default -> {
+					weight = gzip;
+					at = gzipLine;
+				}
+			}
 			if (weight == UNSET) {
 				weight = (star != UNSET) ? star : 0;
+				at = starLine;
 			}
-			if (weight > bestWeight && coding.isAvailable()) {
+			// The server's order decides among codings of one weight on one line: the first offered stays.
+			if ((weight > bestWeight || (weight == bestWeight && weight > 0 && at < bestLine))
+					&& coding.isAvailable()) {
 				best = coding;
 				bestWeight = weight;
+				bestLine = at;
 			}
 		}
 		if (best != null && identity > bestWeight) {

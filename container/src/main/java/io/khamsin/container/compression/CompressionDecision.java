@@ -28,7 +28,7 @@ public final class CompressionDecision {
 		/** The {@code Content-Type} is not one of the compressed types. */
 		TYPE_NOT_COMPRESSED(false),
 
-		/** The body is known to be smaller than the threshold. */
+		/** The body is known to be empty or smaller than the threshold. */
 		TOO_SMALL(false),
 
 		/** A 304: no body, but the 200 it stands for could be compressed. */

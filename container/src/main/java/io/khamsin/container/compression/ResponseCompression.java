@@ -93,7 +93,8 @@ public final class ResponseCompression {
 			return this.uncompressed.get(Reason.NOT_MODIFIED);
 		}
 		long length = (bodyLength >= 0) ? bodyLength : contentLength(responseHeaders);
-		if (length >= 0 && length < this.config.minResponseSize()) {
+		// An empty body stays empty, whatever the threshold: its coding would only add a trailer (Netty skips it too).
+		if (length == 0 || (length > 0 && length < this.config.minResponseSize())) {
 			return this.uncompressed.get(Reason.TOO_SMALL);
 		}
 		if (head) {

@@ -77,6 +77,18 @@ class AcceptEncodingTests {
 	}
 
 	@Test
+	void aTieBetweenFieldLinesGoesToTheEarlierLineAndWithinALineToTheServersOrder() {
+		// Reactor Netty's HttpClient.compress(true), with brotli4j on its class path.
+		assertThat(AcceptEncoding.negotiate(List.of("gzip", "br"), ALL)).isEqualTo(ContentCoding.GZIP);
+		assertThat(AcceptEncoding.negotiate(List.of("gzip, br"), ALL)).isEqualTo(ContentCoding.BR);
+		assertThat(AcceptEncoding.negotiate(List.of("gzip, deflate, br, zstd"), ALL)).isEqualTo(ContentCoding.ZSTD);
+		assertThat(AcceptEncoding.negotiate(List.of("gzip, deflate", "br, zstd"), ALL)).isEqualTo(ContentCoding.GZIP);
+		assertThat(AcceptEncoding.negotiate(List.of("br;q=0.5", "gzip"), ALL)).isEqualTo(ContentCoding.GZIP);
+		assertThat(AcceptEncoding.negotiate(List.of("identity", "*"), ALL)).isEqualTo(ContentCoding.ZSTD);
+		assertThat(AcceptEncoding.negotiate(List.of("deflate", "gzip", "br"), ALL)).isEqualTo(ContentCoding.GZIP);
+	}
+
+	@Test
 	void onlyTheOfferedCodingsAreChosen() {
 		assertThat(AcceptEncoding.negotiate(List.of("zstd, br, gzip"), List.of(ContentCoding.GZIP)))
 			.isEqualTo(ContentCoding.GZIP);

@@ -141,6 +141,17 @@ class ResponseCompressionTests {
 	}
 
 	@Test
+	void anEmptyBodyIsNeverCompressedWhateverTheMinimum() {
+		ResponseCompression compression = new ResponseCompression(
+				CompressionConfig.of(true, CompressionConfig.DEFAULT_MIME_TYPES, 0, List.of()));
+		assertThat(decide(compression, request("gzip"), 200, response("text/plain"), 0).reason())
+			.isEqualTo(Reason.TOO_SMALL);
+		HttpHeaders empty = response("text/plain");
+		empty.set("Content-Length", "0");
+		assertThat(decide(compression, request("gzip"), 200, empty, UNKNOWN).compresses()).isFalse();
+	}
+
+	@Test
 	void aResponseToHeadIsNotCompressedButVaries() {
 		HttpHeaders response = response("text/html");
 		response.setInt("Content-Length", 5000);
