@@ -452,8 +452,12 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			exchange.cancel();
 		}
 		this.closing = true;
-		this.ctx.flush();
-		this.ctx.close();
+		// Nothing more is read; the close waits for what was written: on io_uring writes are still in flight after a
+		// flush, and a close now would drop the parts the client has not received yet.
+		this.closed = true;
+		releasePending();
+		this.flushPending = false;
+		this.encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
 	}
 
 	// Refusals

@@ -280,6 +280,19 @@ class Http1BehaviourTests {
 	}
 
 	@Test
+	void handlerErrorRightAfterCommitClosesOnlyOnceWhatWasWrittenIsOut() throws Exception {
+		for (int i = 0; i < 10; i++) {
+			try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+				connection.send("GET /boom-right-after-commit HTTP/1.1\r\nHost: a\r\n\r\n");
+				RawHttpConnection.Response truncated = connection.read();
+				assertThat(truncated.complete()).isFalse();
+				assertThat(truncated.bodyText()).isEqualTo("data:first\n\ndata:second\n\n");
+				assertThat(connection.isClosedByServer()).isTrue();
+			}
+		}
+	}
+
+	@Test
 	void cookiesAndRemoteAddressReachTheHandler() throws Exception {
 		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
 			connection.send("GET /cookie HTTP/1.1\r\nHost: a\r\nCookie: seen=yes; other=1\r\n\r\n");

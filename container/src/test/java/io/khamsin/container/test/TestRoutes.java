@@ -66,6 +66,8 @@ public final class TestRoutes {
 			.GET("/status", (request) -> Mono.error(new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT)))
 			.GET("/boom-after-commit", (request) -> ServerResponse.ok().contentType(MediaType.TEXT_PLAIN)
 				.body(Flux.concat(Flux.just("first\n"), Mono.delay(Duration.ofMillis(20)).then(Mono.error(new IllegalStateException("mid-stream")))), String.class))
+			.GET("/boom-right-after-commit", (request) -> ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)
+				.body(Flux.concat(Flux.just("first", "second"), Mono.error(new IllegalStateException("at once"))), String.class))
 			.GET("/slow", (request) -> Mono.fromCallable(() -> {
 				this.slowGate.await();
 				return "done";
