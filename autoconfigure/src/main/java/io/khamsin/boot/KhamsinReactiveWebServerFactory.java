@@ -20,6 +20,7 @@ import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.boot.compression.CompressionConfigMapper;
 import io.khamsin.boot.tls.BootTlsConfig;
 import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.boot.tls.SslBundleReloader;
@@ -27,8 +28,8 @@ import io.khamsin.container.metrics.MetricsConfig;
 
 /**
  * {@link ReactiveWebServerFactory} that creates {@link KhamsinWebServer}s. The factory holds what Boot's contract
- * gives every web server factory (port, address, {@code Server} header, shutdown, SSL and its bundles; HTTP/2 is not
- * served yet and warned about) and hands it to the engine's configuration builder first; every other khamsin option
+ * gives every web server factory (port, address, {@code Server} header, shutdown, SSL and its bundles, compression;
+ * HTTP/2 is not served yet and warned about) and hands it to the engine's configuration builder first; every other khamsin option
  * is set by {@link KhamsinServerConfigCustomizer}s on that builder, where each default is written once, and the
  * Netty bootstrap by {@link KhamsinServerCustomizer}s.
  * <p>
@@ -74,7 +75,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 			.address(getAddress())
 			.port(getPort())
 			.serverHeader(getServerHeader())
-			.tls(BootTlsConfig.of(getSsl(), this::getSslBundle, this::getServerNameSslBundles, this.tlsProperties));
+			.tls(BootTlsConfig.of(getSsl(), this::getSslBundle, this::getServerNameSslBundles, this.tlsProperties))
+			.compression(CompressionConfigMapper.map(getCompression()));
 		for (KhamsinServerConfigCustomizer customizer : this.configCustomizers) {
 			customizer.customize(config);
 		}
@@ -86,11 +88,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		if (getHttp2() != null && getHttp2().isEnabled()) {
 			ignored.add("server.http2.enabled");
 		}
-		if (getCompression() != null && getCompression().getEnabled()) {
-			ignored.add("server.compression.enabled");
-		}
 		if (!ignored.isEmpty()) {
-			logger.warn("khamsin does not support {} yet: ignored (khamsin serves uncompressed HTTP/1.1). "
+			logger.warn("khamsin does not support {} yet: ignored (khamsin serves HTTP/1.1). "
 					+ "Remove the setting, or set khamsin.enabled=false to use Boot's default reactive server",
 					String.join(", ", ignored));
 		}

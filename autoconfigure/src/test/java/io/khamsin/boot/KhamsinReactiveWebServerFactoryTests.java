@@ -13,6 +13,7 @@ import org.springframework.boot.web.server.GracefulShutdownResult;
 import org.springframework.boot.web.server.Http2;
 import org.springframework.boot.web.server.Shutdown;
 import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.util.unit.DataSize;
 
 import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.container.FixedResponse;
@@ -20,6 +21,7 @@ import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.compression.CompressionConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -83,17 +85,28 @@ class KhamsinReactiveWebServerFactoryTests {
 	}
 
 	@Test
-	void http2AndCompressionAreIgnoredWithOneWarning(CapturedOutput output) {
+	void http2IsIgnoredWithOneWarning(CapturedOutput output) {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
 		Http2 http2 = new Http2();
 		http2.setEnabled(true);
 		factory.setHttp2(http2);
-		Compression compression = new Compression();
-		compression.setEnabled(true);
-		factory.setCompression(compression);
 		factory.getWebServer(HANDLER);
 		assertThat(output).containsOnlyOnce("WARN")
-			.contains("khamsin does not support server.http2.enabled, server.compression.enabled yet: ignored");
+			.contains("khamsin does not support server.http2.enabled yet: ignored");
+	}
+
+	@Test
+	void compressionReachesTheEngineWithoutAWarning(CapturedOutput output) {
+		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+		Compression compression = new Compression();
+		compression.setEnabled(true);
+		compression.setMimeTypes(new String[] { "application/json" });
+		compression.setMinResponseSize(DataSize.ofKilobytes(1));
+		compression.setExcludedUserAgents(new String[] { "legacy" });
+		factory.setCompression(compression);
+		assertThat(configOf(factory).compression())
+			.isEqualTo(CompressionConfig.of(true, List.of("application/json"), 1024, List.of("legacy")));
+		assertThat(output).doesNotContain("khamsin does not support");
 	}
 
 	@Test
@@ -106,7 +119,7 @@ class KhamsinReactiveWebServerFactoryTests {
 	}
 
 	@Test
-	void noWarningWhenHttp2AndCompressionAreOff(CapturedOutput output) {
+	void noWarningWhenHttp2IsOff(CapturedOutput output) {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
 		factory.setHttp2(new Http2());
 		factory.setCompression(new Compression());

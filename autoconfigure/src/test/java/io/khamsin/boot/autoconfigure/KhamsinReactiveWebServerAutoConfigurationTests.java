@@ -2,6 +2,7 @@ package io.khamsin.boot.autoconfigure;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,6 +27,7 @@ import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.tls.TlsClientAuth;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsProvider;
@@ -119,13 +121,21 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 	}
 
 	@Test
-	void http2AndCompressionSettingsAreIgnoredWithAWarning(CapturedOutput output) {
-		this.runner.withPropertyValues("server.http2.enabled=true", "server.compression.enabled=true")
-			.run((context) -> {
-				serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class));
-				assertThat(output)
-					.contains("khamsin does not support server.http2.enabled, server.compression.enabled yet: ignored");
-			});
+	void http2SettingsAreIgnoredWithAWarning(CapturedOutput output) {
+		this.runner.withPropertyValues("server.http2.enabled=true").run((context) -> {
+			serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class));
+			assertThat(output).contains("khamsin does not support server.http2.enabled yet: ignored");
+		});
+	}
+
+	@Test
+	void compressionSettingsReachTheEngine() {
+		this.runner
+			.withPropertyValues("server.compression.enabled=true", "server.compression.mime-types=text/plain,text/csv",
+					"server.compression.min-response-size=4KB", "server.compression.excluded-user-agents=old")
+			.run((context) -> assertThat(serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class))
+				.compression()).isEqualTo(CompressionConfig.of(true, List.of("text/plain", "text/csv"), 4096,
+						List.of("old"))));
 	}
 
 	@Test

@@ -55,6 +55,8 @@ public final class ExchangeDispatcher {
 
 	private final boolean timed;
 
+	private final BodyCompression compression;
+
 	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
 	private final Map<ByteBufAllocator, NettyDataBufferFactory> otherFactories = new ConcurrentHashMap<>();
@@ -70,6 +72,7 @@ public final class ExchangeDispatcher {
 		this.fixedResponses = FixedResponseTable.of(context.config().fixedResponses(), context.config().serverHeader());
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
+		this.compression = BodyCompression.of(context.config().compression());
 	}
 
 	/** @return the fixed responses, for each protocol to encode once */
@@ -176,6 +179,11 @@ public final class ExchangeDispatcher {
 
 	HttpHandler handler() {
 		return this.handler;
+	}
+
+	/** @return the server's response compression, or {@code null} when it does not compress */
+	BodyCompression compression() {
+		return this.compression;
 	}
 
 	/**

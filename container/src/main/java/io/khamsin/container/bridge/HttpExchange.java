@@ -63,7 +63,7 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 		this.body = new InboundPublisher<>(channel, channel.channel().eventLoop(), DataBufferUtils::release);
 		this.request = new KhamsinServerHttpRequest(nettyRequest, uri, channel, this.body, sequence);
 		this.response = KhamsinServerHttpResponse.create(channel, bufferFactory,
-				nettyRequest.method().equals(HttpMethod.HEAD));
+				nettyRequest.method().equals(HttpMethod.HEAD), dispatcher.compression(), nettyRequest.headers());
 	}
 
 	/**

@@ -3,16 +3,19 @@ package io.khamsin.container.bridge;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponse;
@@ -20,6 +23,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBuffer;
@@ -34,11 +39,21 @@ import org.springframework.http.support.Netty4HeadersAdapter;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.khamsin.container.compression.CompressionDecision;
+import io.khamsin.container.compression.ContentEncoder;
+import io.khamsin.container.compression.ResponseCompression;
+
 /**
  * A Spring {@code ServerHttpResponse} written to Netty. The headers live in a Netty {@code HttpHeaders} that
  * Spring's view adapts, so nothing is copied at commit. A single-buffer body goes out with its head in one
  * write; a streamed body is chunked and flushed once per batch of parts produced together; a file body goes out
  * by sendfile ({@link DefaultFileRegion}) where the connection allows it.
+ * <p>
+ * Where the server compresses, each response is decided once, before its head is written
+ * ({@link ResponseCompression}, {@code server.compression.*}): a single buffer is encoded whole (off the event loop
+ * when it is large) and sent with its coded length, a stream is encoded part by part and the encoder flushed at
+ * each flush of the response, so that a server-sent event decodes when it arrives, and a file region is sent as it
+ * is. None of it is tied to a protocol: the decision reads the headers, the encoders see only buffers.
  * <p>
  * Every write happens on the channel's event loop.
  */
@@ -48,6 +63,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private static final int FILE_CHUNK_SIZE = 64 * 1024;
 
+	private static final Logger logger = LoggerFactory.getLogger(KhamsinServerHttpResponse.class);
+
 	private final ExchangeChannel channel;
 
 	private final EventLoop eventLoop;
@@ -56,7 +73,15 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private final boolean headRequest;
 
+	private final BodyCompression compression;
+
+	private final io.netty.handler.codec.http.HttpHeaders requestHeaders;
+
 	private final Runnable flushTask = this::flushNow;
+
+	private ContentEncoder encoder;
+
+	private boolean encoderHasInput;
 
 	private boolean flushScheduled;
 
@@ -71,17 +96,31 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	private ChannelFuture lastWrite;
 
 	private KhamsinServerHttpResponse(ExchangeChannel channel, NettyDataBufferFactory bufferFactory,
-			io.netty.handler.codec.http.HttpHeaders nettyHeaders, boolean headRequest) {
+			io.netty.handler.codec.http.HttpHeaders nettyHeaders, boolean headRequest, BodyCompression compression,
+			io.netty.handler.codec.http.HttpHeaders requestHeaders) {
 		super(bufferFactory, new HttpHeaders(new Netty4HeadersAdapter(nettyHeaders)));
 		this.channel = channel;
 		this.eventLoop = channel.channel().eventLoop();
 		this.nettyHeaders = nettyHeaders;
 		this.headRequest = headRequest;
+		this.compression = compression;
+		this.requestHeaders = requestHeaders;
 	}
 
 	static KhamsinServerHttpResponse create(ExchangeChannel channel, NettyDataBufferFactory bufferFactory,
 			boolean headRequest) {
-		return new KhamsinServerHttpResponse(channel, bufferFactory, HEADERS.newHeaders(), headRequest);
+		return create(channel, bufferFactory, headRequest, null, null);
+	}
+
+	/**
+	 * @param compression the server's compression, or {@code null} when it does not compress
+	 * @param requestHeaders the request's headers, which compression reads ({@code Accept-Encoding},
+	 * {@code User-Agent})
+	 */
+	static KhamsinServerHttpResponse create(ExchangeChannel channel, NettyDataBufferFactory bufferFactory,
+			boolean headRequest, BodyCompression compression, io.netty.handler.codec.http.HttpHeaders requestHeaders) {
+		return new KhamsinServerHttpResponse(channel, bufferFactory, HEADERS.newHeaders(), headRequest, compression,
+				requestHeaders);
 	}
 
 	@Override
@@ -170,7 +209,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			return;
 		}
 		this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
-		writeHead(false);
+		writeHead(false, true);
 		if (!this.headRequest && count > 0) {
 			this.channel.write(new DefaultFileRegion(file.toFile(), position, count), false);
 		}
@@ -199,8 +238,18 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 * Write the whole response in one message: head and, if present, the only body buffer.
 	 */
 	void writeFull(DataBuffer body) {
+		writeFull(body, null);
+	}
+
+	/**
+	 * Write the whole response in one message: head and, if present, the only body buffer, compressed where the
+	 * response is; {@code written} hears when the message was handed to the channel (at once, or once a large body
+	 * was compressed off the event loop), with the failure if it could not be.
+	 */
+	void writeFull(DataBuffer body, Consumer<Throwable> written) {
 		if (this.aborted || this.headWritten) {
 			release(body);
+			done(written, null);
 			return;
 		}
 		ByteBuf content = (body != null) ? toByteBuf(body) : Unpooled.EMPTY_BUFFER;
@@ -210,16 +259,76 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			}
 			content.release();
 			content = Unpooled.EMPTY_BUFFER;
+			decide(ResponseCompression.UNKNOWN_LENGTH, false);
 		}
-		else if (mayHaveBody(statusCode()) && !this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH)) {
-			this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+		else {
+			if (mayHaveBody(statusCode()) && !this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH)) {
+				this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+			}
+			CompressionDecision decision = decide(content.readableBytes(), false);
+			if (decision != null && decision.compresses()) {
+				writeCompressed(decision, content, written);
+				return;
+			}
 		}
+		writeFullMessage(content, null);
+		done(written, null);
+	}
+
+	private void writeCompressed(CompressionDecision decision, ByteBuf content, Consumer<Throwable> written) {
+		// Committed now, so that nothing else is written before the coded body, which may come back later.
+		this.headWritten = true;
+		this.lastWritten = true;
+		ChannelPromise promise = this.channel.channel().newPromise();
+		this.lastWrite = promise;
+		this.compression.whole().compress(decision.newEncoder(this.channel.channel().alloc()), content, this.eventLoop,
+				(coded, failure) -> {
+					if (failure != null) {
+						logger.warn("Compressing a response with {} failed; closing the connection",
+								decision.coding().token(), failure);
+						promise.tryFailure(failure);
+						done(written, failure);
+						return;
+					}
+					if (this.aborted) {
+						coded.release();
+						promise.trySuccess();
+						done(written, null);
+						return;
+					}
+					this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, coded.readableBytes());
+					writeFullMessage(coded, promise);
+					done(written, null);
+				});
+	}
+
+	private void writeFullMessage(ByteBuf content, ChannelPromise promise) {
 		HttpResponse head = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status(), content, this.nettyHeaders,
 				EmptyHttpHeaders.INSTANCE);
 		this.channel.prepareHead(head, false);
 		this.headWritten = true;
 		this.lastWritten = true;
-		this.lastWrite = this.channel.write(head, true);
+		this.lastWrite = this.channel.write(head, true, promise);
+	}
+
+	private static void done(Consumer<Throwable> written, Throwable failure) {
+		if (written != null) {
+			written.accept(failure);
+		}
+	}
+
+	/**
+	 * Decide once whether the response is compressed, and complete its headers accordingly.
+	 * @return the decision, or {@code null} when the server does not compress
+	 */
+	private CompressionDecision decide(long bodyLength, boolean fileRegion) {
+		if (this.compression == null) {
+			return null;
+		}
+		CompressionDecision decision = this.compression.decide(this.requestHeaders, this.headRequest, statusCode(),
+				this.nettyHeaders, bodyLength, fileRegion);
+		decision.applyTo(this.nettyHeaders);
+		return decision;
 	}
 
 	/**
@@ -231,11 +340,14 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			return;
 		}
 		if (!this.headWritten) {
-			writeHead(!this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH));
+			writeHead(!this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH), false);
 		}
 		ByteBuf content = toByteBuf(part);
 		if (this.headRequest) {
 			content.release();
+		}
+		else if (this.encoder != null) {
+			writeCoded(content);
 		}
 		else {
 			this.channel.write(new DefaultHttpContent(content), false);
@@ -248,7 +360,41 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 	}
 
-	private void writeHead(boolean streaming) {
+	private void writeCoded(ByteBuf content) {
+		ByteBuf coded;
+		try {
+			coded = this.encoder.encode(content);
+		}
+		catch (RuntimeException ex) {
+			failEncoding(ex);
+			return;
+		}
+		this.encoderHasInput = true;
+		writeCodedBytes(coded);
+	}
+
+	private void writeCodedBytes(ByteBuf coded) {
+		if (coded.isReadable()) {
+			this.channel.write(new DefaultHttpContent(coded), false);
+		}
+		else {
+			coded.release();
+		}
+	}
+
+	private void failEncoding(RuntimeException ex) {
+		logger.warn("Compressing a streamed response with {} failed; closing the connection",
+				this.encoder.coding().token(), ex);
+		this.encoder = null;
+		this.channel.abort(ex);
+	}
+
+	private void writeHead(boolean streaming, boolean fileRegion) {
+		CompressionDecision decision = decide(ResponseCompression.UNKNOWN_LENGTH, fileRegion);
+		if (decision != null && decision.compresses()) {
+			this.encoder = decision.newEncoder(this.channel.channel().alloc());
+			streaming = true;
+		}
 		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status(), this.nettyHeaders);
 		this.channel.prepareHead(head, streaming);
 		this.headWritten = true;
@@ -258,6 +404,17 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	void flushNow() {
 		this.flushScheduled = false;
 		if (!this.aborted) {
+			if (this.encoderHasInput && this.encoder != null && !this.lastWritten) {
+				// What the encoder holds back would otherwise wait for more input: a server-sent event must decode now.
+				this.encoderHasInput = false;
+				try {
+					writeCodedBytes(this.encoder.flush());
+				}
+				catch (RuntimeException ex) {
+					failEncoding(ex);
+					return;
+				}
+			}
 			this.channel.channel().flush();
 		}
 	}
@@ -280,9 +437,30 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 		else if (!this.lastWritten) {
 			this.lastWritten = true;
-			this.lastWrite = this.channel.write(LastHttpContent.EMPTY_LAST_CONTENT, true);
+			this.lastWrite = this.channel.write(lastContent(), true);
 		}
 		return this.lastWrite;
+	}
+
+	private LastHttpContent lastContent() {
+		ContentEncoder encoder = this.encoder;
+		if (encoder == null) {
+			return LastHttpContent.EMPTY_LAST_CONTENT;
+		}
+		this.encoder = null;
+		if (this.headRequest) {
+			encoder.close();
+			return LastHttpContent.EMPTY_LAST_CONTENT;
+		}
+		try {
+			return new DefaultLastHttpContent(encoder.finish());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Ending a streamed response compressed with {} failed; closing the connection",
+					encoder.coding().token(), ex);
+			this.channel.abort(ex);
+			return LastHttpContent.EMPTY_LAST_CONTENT;
+		}
 	}
 
 	/**
@@ -307,6 +485,11 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 */
 	void abort() {
 		this.aborted = true;
+		ContentEncoder encoder = this.encoder;
+		if (encoder != null) {
+			this.encoder = null;
+			encoder.close();
+		}
 		ResponseWrite write = this.currentWrite;
 		if (write != null) {
 			write.cancel();

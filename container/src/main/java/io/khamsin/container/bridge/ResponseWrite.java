@@ -19,7 +19,7 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 
 	enum Mode {
 
-		/** A {@code Mono} body: written with the head in one message. */
+		/** A {@code Mono} body: written with the head in one message; complete once it is handed to the channel. */
 		SINGLE,
 
 		/** A streamed body: parts written as they come, flushed per batch. */
@@ -48,6 +48,8 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 	private boolean awaitingWritability;
 
 	private boolean done;
+
+	private volatile boolean cancelled;
 
 	private volatile int queued;
 
@@ -90,6 +92,16 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 			complete();
 			return;
 		}
+		if (this.mode == Mode.SINGLE) {
+			// A single buffer completes once it is handed to the channel, which a compressed one may be later.
+			if (!runOnEventLoop(this::complete)) {
+				// The event loop is gone, and the connection with it.
+				KhamsinServerHttpResponse.release(this.single);
+				this.single = null;
+				this.actual.onComplete();
+			}
+			return;
+		}
 		// Signalled from another thread: the writes are queued on the event loop in order, and so is anything the
 		// handler does after this completes (the exchange's end hops onto the loop too). Completing now, rather
 		// than after the hop, keeps a producer that does not wait for demand (Flux.interval) from overflowing.
@@ -104,6 +116,7 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 
 	@Override
 	public void cancel() {
+		this.cancelled = true;
 		Subscription upstream = this.upstream;
 		if (upstream != null) {
 			upstream.cancel();
@@ -163,7 +176,31 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 	}
 
 	private void complete() {
+		if (this.mode == Mode.SINGLE) {
+			if (this.done) {
+				return;
+			}
+			this.done = true;
+			this.response.writeEnded(this);
+			DataBuffer single = this.single;
+			this.single = null;
+			this.response.writeFull(single, this::written);
+			return;
+		}
 		if (finishWrite()) {
+			this.actual.onComplete();
+		}
+	}
+
+	/** The single buffer was handed to the channel, or could not be. */
+	private void written(Throwable failure) {
+		if (this.cancelled) {
+			return;
+		}
+		if (failure != null) {
+			this.actual.onError(failure);
+		}
+		else {
 			this.actual.onComplete();
 		}
 	}
@@ -174,12 +211,7 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 		}
 		this.done = true;
 		this.response.writeEnded(this);
-		if (this.mode == Mode.SINGLE) {
-			DataBuffer single = this.single;
-			this.single = null;
-			this.response.writeFull(single);
-		}
-		else if (this.mode == Mode.STREAM_FLUSH) {
+		if (this.mode == Mode.STREAM_FLUSH) {
 			this.response.flushNow();
 		}
 		return true;

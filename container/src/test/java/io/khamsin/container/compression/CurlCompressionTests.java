@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,32 +21,69 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.test.TestCertificates;
+import io.khamsin.container.tls.TlsConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * curl ({@code --compressed}, Debian's package) decodes what the encoders write over a real socket to the identity
- * body: whole bodies, one compressed off the event loop, and server-sent events that must arrive one by one. A
- * coding the installed curl cannot decode is skipped with the reason printed.
+ * curl ({@code --compressed}, Debian's package) decodes what a khamsin server compresses, as
+ * {@code server.compression} asks, to the identity body: whole bodies, one compressed off the event loop, a stream,
+ * and server-sent events that must arrive one by one, in cleartext and over TLS; what must not be compressed (a
+ * small body, another type, a body already encoded, a file region, a HEAD) goes out as it is. A coding the installed
+ * curl cannot decode is skipped with the reason printed.
  */
 @Timeout(120)
 class CurlCompressionTests {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(60);
 
-	private CompressingTestServer server;
+	@TempDir
+	static Path files;
+
+	private static Path caPem;
+
+	private static TlsConfig tls;
+
+	private KhamsinServer server;
+
+	private CompressionRoutes routes;
+
+	private String scheme = "http";
 
 	@TempDir
 	Path directory;
 
+	@BeforeAll
+	static void issue() {
+		TestCertificates certificates = TestCertificates.create();
+		tls = TlsConfig.builder(certificates.server("127.0.0.1").material("127.0.0.1")).build();
+		caPem = certificates.writeCaPem(files.resolve("ca.pem"));
+	}
+
 	@BeforeEach
 	void start() throws Exception {
-		this.server = new CompressingTestServer();
+		start(null);
+	}
+
+	private void start(TlsConfig tls) throws Exception {
+		if (this.server != null) {
+			this.server.stop();
+		}
+		this.routes = new CompressionRoutes(Files.write(files.resolve("file.json"), CompressionRoutes.JSON));
+		this.server = KhamsinServer.create(
+				KhamsinServerConfig.builder().reactors(1).compression(CompressionRoutes.CONFIG).tls(tls).build(),
+				this.routes);
+		this.server.start();
+		this.scheme = (tls != null) ? "https" : "http";
 	}
 
 	@AfterEach
-	void stop() throws Exception {
-		this.server.close();
+	void stop() {
+		this.server.stop();
 	}
 
 	@ParameterizedTest
@@ -55,8 +93,35 @@ class CurlCompressionTests {
 		Response response = curl("/json", "--compressed", "-H", "Accept-Encoding: " + coding.token());
 		assertThat(response.header("content-encoding")).isEqualTo(coding.token());
 		assertThat(response.header("vary")).isEqualTo("Accept-Encoding");
-		assertThat(Integer.parseInt(response.header("content-length"))).isLessThan(CompressingTestServer.JSON_SIZE / 3);
-		assertThat(response.body).isEqualTo(CompressingTestServer.JSON);
+		assertThat(Integer.parseInt(response.header("content-length"))).isLessThan(CompressionRoutes.JSON_SIZE / 3);
+		assertThat(response.body).isEqualTo(CompressionRoutes.JSON);
+	}
+
+	@ParameterizedTest
+	@EnumSource(ContentCoding.class)
+	void curlDecodesAWholeBodyAndAStreamOverTls(ContentCoding coding) throws Exception {
+		assumeCurlDecodes(coding);
+		start(tls);
+		Response whole = curl("/json", "--compressed", "-H", "Accept-Encoding: " + coding.token());
+		assertThat(whole.header("content-encoding")).isEqualTo(coding.token());
+		assertThat(whole.body).isEqualTo(CompressionRoutes.JSON);
+		Response large = curl("/large", "--compressed", "-H", "Accept-Encoding: " + coding.token());
+		assertThat(large.header("content-encoding")).isEqualTo(coding.token());
+		assertThat(large.body).isEqualTo(CompressionRoutes.LARGE);
+		Response stream = curl("/stream", "--compressed", "-H", "Accept-Encoding: " + coding.token());
+		assertThat(stream.header("content-encoding")).isEqualTo(coding.token());
+		assertThat(stream.body).isEqualTo(CompressionRoutes.JSON);
+	}
+
+	@ParameterizedTest
+	@EnumSource(ContentCoding.class)
+	void curlDecodesAStreamedBodyToTheIdentityBody(ContentCoding coding) throws Exception {
+		assumeCurlDecodes(coding);
+		Response response = curl("/stream", "--compressed", "-H", "Accept-Encoding: " + coding.token());
+		assertThat(response.header("content-encoding")).isEqualTo(coding.token());
+		assertThat(response.header("transfer-encoding")).isEqualTo("chunked");
+		assertThat(response.header("vary")).isEqualTo("Accept-Encoding");
+		assertThat(response.body).isEqualTo(CompressionRoutes.JSON);
 	}
 
 	@ParameterizedTest
@@ -65,7 +130,7 @@ class CurlCompressionTests {
 		assumeCurlDecodes(coding);
 		Response response = curl("/large", "--compressed", "-H", "Accept-Encoding: " + coding.token());
 		assertThat(response.header("content-encoding")).isEqualTo(coding.token());
-		assertThat(response.body).isEqualTo(CompressingTestServer.LARGE);
+		assertThat(response.body).isEqualTo(CompressionRoutes.LARGE);
 	}
 
 	@Test
@@ -74,7 +139,7 @@ class CurlCompressionTests {
 		assumeCurlDecodes(ContentCoding.BR);
 		Response response = curl("/json", "--compressed");
 		assertThat(response.header("content-encoding")).isEqualTo("zstd");
-		assertThat(response.body).isEqualTo(CompressingTestServer.JSON);
+		assertThat(response.body).isEqualTo(CompressionRoutes.JSON);
 	}
 
 	@Test
@@ -83,8 +148,8 @@ class CurlCompressionTests {
 		Response response = curl("/json");
 		assertThat(response.header("content-encoding")).isNull();
 		assertThat(response.header("vary")).isEqualTo("Accept-Encoding");
-		assertThat(response.header("content-length")).isEqualTo(String.valueOf(CompressingTestServer.JSON_SIZE));
-		assertThat(response.body).isEqualTo(CompressingTestServer.JSON);
+		assertThat(response.header("content-length")).isEqualTo(String.valueOf(CompressionRoutes.JSON_SIZE));
+		assertThat(response.body).isEqualTo(CompressionRoutes.JSON);
 	}
 
 	@Test
@@ -93,38 +158,58 @@ class CurlCompressionTests {
 		Response small = curl("/small", "--compressed");
 		assertThat(small.header("content-encoding")).isNull();
 		assertThat(small.header("vary")).isNull();
-		assertThat(small.body).isEqualTo(CompressingTestServer.SMALL);
+		assertThat(small.body).isEqualTo(CompressionRoutes.SMALL);
 		Response image = curl("/image", "--compressed");
 		assertThat(image.header("content-encoding")).isNull();
-		assertThat(image.body).isEqualTo(CompressingTestServer.IMAGE);
+		assertThat(image.body).isEqualTo(CompressionRoutes.IMAGE);
 		Response head = curl("/json", "--compressed", "--head");
 		assertThat(head.header("content-encoding")).isNull();
 		assertThat(head.header("vary")).isEqualTo("Accept-Encoding");
-		assertThat(head.header("content-length")).isEqualTo(String.valueOf(CompressingTestServer.JSON_SIZE));
+		assertThat(head.header("content-length")).isEqualTo(String.valueOf(CompressionRoutes.JSON_SIZE));
+		Response encoded = curl("/encoded", "-H", "Accept-Encoding: zstd, br, gzip");
+		assertThat(encoded.header("content-encoding")).isEqualTo("gzip");
+		assertThat(encoded.header("vary")).isNull();
+		assertThat(encoded.body).isEqualTo(CompressionRoutes.JSON);
+		Response file = curl("/file", "--compressed");
+		assertThat(file.header("content-encoding")).isNull();
+		assertThat(file.header("vary")).isEqualTo("Accept-Encoding");
+		assertThat(file.header("content-length")).isEqualTo(String.valueOf(CompressionRoutes.JSON_SIZE));
+		assertThat(file.body).isEqualTo(CompressionRoutes.JSON);
 	}
 
 	@ParameterizedTest
 	@EnumSource(ContentCoding.class)
 	void serverSentEventsArriveOneByOne(ContentCoding coding) throws Exception {
 		assumeCurlDecodes(coding);
-		Process curl = new ProcessBuilder("curl", "-sS", "-N", "--compressed", "-H",
+		eventsArriveOneByOne(coding);
+	}
+
+	@Test
+	void serverSentEventsArriveOneByOneOverTls() throws Exception {
+		assumeCurlDecodes(ContentCoding.GZIP);
+		start(tls);
+		eventsArriveOneByOne(ContentCoding.GZIP);
+	}
+
+	private void eventsArriveOneByOne(ContentCoding coding) throws Exception {
+		Process curl = new ProcessBuilder("curl", "-sS", "-N", "--compressed", "--cacert", caPem.toString(), "-H",
 				"Accept-Encoding: " + coding.token(), "-D", this.directory.resolve("headers").toString(),
-				"http://127.0.0.1:" + this.server.port() + "/events")
+				url("/events"))
 			.redirectError(this.directory.resolve("stderr").toFile())
 			.start();
 		StringBuffer received = new StringBuffer();
 		Thread reader = read(curl.getInputStream(), received);
 		try {
-			await().atMost(PATIENCE).until(this.server::streamOpen);
+			await().atMost(PATIENCE).until(this.routes::streamOpen);
 			StringBuilder expected = new StringBuilder();
 			for (int i = 0; i < 20; i++) {
 				String event = "id: " + i + "\ndata: {\"symbol\":\"KHM\",\"price\":" + (100 + i) + "}\n\n";
 				expected.append(event);
-				this.server.sendEvent(event);
+				this.routes.sendEvent(event);
 				// The next event is sent only once curl has decoded and printed this one.
 				await().atMost(PATIENCE).until(() -> received.toString().contentEquals(expected));
 			}
-			this.server.endEvents();
+			this.routes.endEvents();
 			assertThat(curl.waitFor(60, TimeUnit.SECONDS)).isTrue();
 			assertThat(curl.exitValue()).isZero();
 			reader.join(10_000);
@@ -141,23 +226,24 @@ class CurlCompressionTests {
 	void aClientThatLeavesMidStreamFreesTheEncoder() throws Exception {
 		assumeCurlDecodes(ContentCoding.BR);
 		Process curl = new ProcessBuilder("curl", "-sS", "-N", "--compressed", "-H", "Accept-Encoding: br",
-				"http://127.0.0.1:" + this.server.port() + "/events")
+				url("/events"))
 			.redirectError(this.directory.resolve("stderr").toFile())
 			.start();
 		StringBuffer received = new StringBuffer();
 		read(curl.getInputStream(), received);
-		await().atMost(PATIENCE).until(this.server::streamOpen);
-		this.server.sendEvent("data: first\n\n");
+		await().atMost(PATIENCE).until(this.routes::streamOpen);
+		this.routes.sendEvent("data: first\n\n");
 		await().atMost(PATIENCE).until(() -> received.toString().equals("data: first\n\n"));
 		curl.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-		assertThat(this.server.streamClosed.await(60, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.routes.streamClosed.await(60, TimeUnit.SECONDS)).isTrue();
+		await().atMost(PATIENCE).until(() -> this.server.connections().open() == 0);
 	}
 
 	@Test
 	void aStreamCutShortByTheServerFreesTheEncoderAndCurlSaysSo() throws Exception {
 		assumeCurlDecodes(ContentCoding.GZIP);
 		Process curl = new ProcessBuilder("curl", "-sS", "-N", "--compressed", "-H", "Accept-Encoding: gzip",
-				"http://127.0.0.1:" + this.server.port() + "/broken")
+				url("/broken"))
 			.redirectError(this.directory.resolve("stderr").toFile())
 			.start();
 		StringBuffer received = new StringBuffer();
@@ -166,21 +252,26 @@ class CurlCompressionTests {
 		reader.join(10_000);
 		assertThat(curl.exitValue()).isNotZero();
 		assertThat(received.toString()).isEqualTo("data: one\n\ndata: two\n\n");
-		assertThat(this.server.streamClosed.await(60, TimeUnit.SECONDS)).isTrue();
+		await().atMost(PATIENCE).until(() -> this.server.connections().open() == 0);
 	}
 
 	private Response curl(String path, String... options) throws Exception {
 		Path body = this.directory.resolve("body");
 		Path headers = this.directory.resolve("headers");
-		List<String> command = new ArrayList<>(List.of("curl", "-sS", "-o", body.toString(), "-D", headers.toString()));
+		List<String> command = new ArrayList<>(List.of("curl", "-sS", "--cacert", caPem.toString(), "-o",
+				body.toString(), "-D", headers.toString()));
 		command.addAll(List.of(options));
-		command.add("http://127.0.0.1:" + this.server.port() + path);
+		command.add(url(path));
 		Process curl = new ProcessBuilder(command).redirectErrorStream(true).start();
 		String output = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		assertThat(curl.waitFor(60, TimeUnit.SECONDS)).isTrue();
 		assertThat(curl.exitValue()).as("curl: %s", output).isZero();
 		return new Response(Files.readAllLines(headers),
 				Files.exists(body) ? Files.readAllBytes(body) : new byte[0]);
+	}
+
+	private String url(String path) {
+		return this.scheme + "://127.0.0.1:" + this.server.port() + path;
 	}
 
 	private static Thread read(InputStream in, StringBuffer received) {
