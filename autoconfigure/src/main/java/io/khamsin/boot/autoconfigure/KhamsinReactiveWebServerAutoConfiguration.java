@@ -14,9 +14,11 @@ import org.springframework.boot.web.server.autoconfigure.reactive.ReactiveWebSer
 import org.springframework.boot.web.server.reactive.ReactiveWebServerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.http.ReactiveHttpInputMessage;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
+import io.khamsin.boot.forwarded.KhamsinForwardedProperties;
 import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerCustomizer;
@@ -35,7 +37,7 @@ import io.khamsin.container.metrics.KhamsinMetrics;
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnBooleanProperty(name = "khamsin.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ KhamsinProperties.class, KhamsinAccessLogProperties.class,
-		KhamsinTlsProperties.class })
+		KhamsinTlsProperties.class, KhamsinForwardedProperties.class })
 @Import(ReactiveWebServerConfiguration.class)
 public final class KhamsinReactiveWebServerAutoConfiguration {
 
@@ -58,6 +60,12 @@ public final class KhamsinReactiveWebServerAutoConfiguration {
 	@Bean
 	KhamsinTlsCustomizer khamsinTlsCustomizer(KhamsinTlsProperties tlsProperties) {
 		return new KhamsinTlsCustomizer(tlsProperties);
+	}
+
+	@Bean
+	KhamsinForwardedHeadersCustomizer khamsinForwardedHeadersCustomizer(ServerProperties serverProperties,
+			KhamsinForwardedProperties forwardedProperties, Environment environment) {
+		return new KhamsinForwardedHeadersCustomizer(serverProperties, forwardedProperties, environment);
 	}
 
 	@Bean

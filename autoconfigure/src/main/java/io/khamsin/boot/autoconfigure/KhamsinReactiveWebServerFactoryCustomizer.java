@@ -3,12 +3,9 @@ package io.khamsin.boot.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.server.autoconfigure.ServerProperties;
-import org.springframework.boot.web.server.autoconfigure.ServerProperties.ForwardHeadersStrategy;
 import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 
@@ -23,8 +20,6 @@ import io.khamsin.container.FixedResponse;
  */
 public class KhamsinReactiveWebServerFactoryCustomizer
 		implements WebServerFactoryCustomizer<KhamsinReactiveWebServerFactory>, Ordered {
-
-	private static final Logger logger = LoggerFactory.getLogger(KhamsinReactiveWebServerFactoryCustomizer.class);
 
 	private final ServerProperties serverProperties;
 
@@ -76,10 +71,6 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 			map.from(khamsin::maxRequestBodySize).as(DataSize::toBytes).to(config::maxRequestBodySize);
 		});
 		PropertyMapper.get().from(this.serverProperties::getServerHeader).to(factory::setServerHeader);
-		if (this.serverProperties.getForwardHeadersStrategy() == ForwardHeadersStrategy.NATIVE) {
-			logger.warn("khamsin does not read X-Forwarded-* and Forwarded headers itself yet: "
-					+ "server.forward-headers-strategy=native is ignored. Set it to 'framework' instead");
-		}
 	}
 
 	private List<FixedResponse> fixedResponses() {

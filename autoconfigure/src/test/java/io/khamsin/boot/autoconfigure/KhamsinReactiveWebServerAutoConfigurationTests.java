@@ -28,6 +28,7 @@ import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
 import io.khamsin.container.compression.CompressionConfig;
+import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.tls.TlsClientAuth;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsProvider;
@@ -159,10 +160,41 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 	}
 
 	@Test
-	void aNativeForwardHeadersStrategyIsIgnoredWithAWarningPointingToFramework(CapturedOutput output) {
-		this.runner.withPropertyValues("server.forward-headers-strategy=native")
-			.run((context) -> assertThat(output)
-				.contains("server.forward-headers-strategy=native is ignored. Set it to 'framework' instead"));
+	void aNativeForwardHeadersStrategyHasTheEngineApplyForwardedHeadersFromTheTrustedProxies() {
+		this.runner
+			.withPropertyValues("server.forward-headers-strategy=native",
+					"khamsin.forwarded.trusted-proxies=10.0.0.0/8,192.168.1.10")
+			.run((context) -> assertThat(serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class))
+				.forwarded()).isEqualTo(ForwardedConfig.trusting(List.of("10.0.0.0/8", "192.168.1.10"))));
+	}
+
+	@Test
+	void frameworkAndNoneLeaveForwardedHeadersToSpringOrToNoOne() {
+		for (String strategy : List.of("framework", "none")) {
+			this.runner.withPropertyValues("server.forward-headers-strategy=" + strategy)
+				.run((context) -> assertThat(serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class))
+					.forwarded()
+					.enabled()).as(strategy).isFalse());
+		}
+	}
+
+	@Test
+	void withNoStrategyACloudPlatformThatUsesForwardedHeadersTurnsThemOn() {
+		this.runner.withPropertyValues("spring.main.cloud-platform=kubernetes")
+			.run((context) -> assertThat(serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class))
+				.forwarded()).isEqualTo(ForwardedConfig.trusting(ForwardedConfig.DEFAULT_TRUSTED_PROXIES)));
+		this.runner.run((context) -> assertThat(
+				serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)).forwarded().enabled()).isFalse());
+	}
+
+	@Test
+	void aTrustedProxyThatIsNoAddressFailsTheStartNamingItsProperty() {
+		this.runner
+			.withPropertyValues("server.forward-headers-strategy=native", "khamsin.forwarded.trusted-proxies=lb.local")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Invalid khamsin.forwarded.trusted-proxies: trustedProxies[0]: "
+						+ "'lb.local' is not an IP address or CIDR block"));
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package io.khamsin.container.bridge;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Map;
@@ -24,6 +25,8 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.forwarded.ForwardedHeaders;
+import io.khamsin.container.forwarded.RequestOrigin;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.RequestPath;
@@ -32,7 +35,9 @@ import io.khamsin.container.metrics.Route;
 /**
  * The exchange stage, one for every protocol: what happens to a request head once its protocol has decoded it. In
  * order: the request's guards (an expectation, the announced size of its body), a fixed response, the server-wide
- * {@code OPTIONS *} (and later the page cache), and otherwise an {@link HttpExchange} with the Spring handler. It
+ * {@code OPTIONS *} (and later the page cache), and otherwise an {@link HttpExchange} with the Spring handler, whose
+ * request takes its scheme, host, port, client address and context path from the forwarded headers of trusted
+ * proxies where the server applies them. It
  * keeps the request's clock (from the head's first byte to the last byte of the answer handed to the kernel), counts
  * it on its reactor, and writes its access log line, for the answers it gives itself, for the refusals of the
  * protocols and for the exchanges alike. One per server, shared by its connections; it holds no state of a request.
@@ -57,6 +62,8 @@ public final class ExchangeDispatcher {
 
 	private final BodyCompression compression;
 
+	private final ForwardedHeaders forwarded;
+
 	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
 	private final Map<ByteBufAllocator, NettyDataBufferFactory> otherFactories = new ConcurrentHashMap<>();
@@ -73,6 +80,8 @@ public final class ExchangeDispatcher {
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
 		this.compression = BodyCompression.of(context.config().compression());
+		this.forwarded = context.config().forwarded().enabled() ? new ForwardedHeaders(context.config().forwarded())
+				: null;
 	}
 
 	/** @return the fixed responses, for each protocol to encode once */
@@ -123,16 +132,20 @@ public final class ExchangeDispatcher {
 		// The page cache joins here, for every protocol: a hit is answered as a fixed response is, a miss goes on
 		// to the exchange, whose response the cache stores on its way out.
 		ConnectionInfo connection = channel.connection();
+		// server.forward-headers-strategy=native: where the client's proxies say it came from, if they are trusted.
+		RequestOrigin origin = (this.forwarded != null) ? this.forwarded.resolve(request.headers(), connection.scheme(),
+				connection.remoteAddress(), connection.localAddress()) : null;
 		URI uri;
 		try {
-			uri = RequestUris.current().uriOf(request, connection);
+			uri = (origin != null) ? KhamsinServerHttpRequest.uriOf(request.uri(), origin)
+					: RequestUris.current().uriOf(request, connection);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
 			refuse(channel, request, RequestGuards.refuseTarget(request, ex.getMessage(), this.guards), startNanos);
 			return null;
 		}
 		channel.reactor().requestStarted();
-		return new HttpExchange(this, channel, request, uri, bufferFactory(channel.channel().alloc()), sequence,
+		return new HttpExchange(this, channel, request, uri, origin, bufferFactory(channel.channel().alloc()), sequence,
 				startNanos);
 	}
 
@@ -150,7 +163,7 @@ public final class ExchangeDispatcher {
 		ReactorMetrics reactor = channel.reactor();
 		reactor.requestStarted();
 		reactor.requestEnded();
-		log(write, request, channel.connection(), status.code(), "0", startNanos);
+		log(write, request, channel.connection().remoteAddress(), status.code(), "0", startNanos);
 	}
 
 	/**
@@ -161,7 +174,7 @@ public final class ExchangeDispatcher {
 	 * @param write the future of the answer's write
 	 */
 	public void refused(HttpExchange exchange, HttpResponseStatus status, ChannelFuture write) {
-		log(write, exchange.head(), exchange.connection(), status.code(), "0", exchange.startNanos());
+		log(write, exchange.head(), exchange.remoteAddress(), status.code(), "0", exchange.startNanos());
 	}
 
 	/**
@@ -196,7 +209,7 @@ public final class ExchangeDispatcher {
 			return;
 		}
 		lastWrite.addListener(exchange);
-		log(lastWrite, exchange.head(), exchange.connection(), exchange.status(), exchange.responseContentLength(),
+		log(lastWrite, exchange.head(), exchange.remoteAddress(), exchange.status(), exchange.responseContentLength(),
 				exchange.startNanos());
 	}
 
@@ -229,7 +242,7 @@ public final class ExchangeDispatcher {
 				reactor.latencyKey(channel.connection().protocol(), fixed.status(), Route.FIXED, RequestPath.FAST),
 				startNanos) : null;
 		ChannelFuture write = channel.writeFixed(fixed, HttpMethod.HEAD.equals(request.method()), clock);
-		log(write, request, channel.connection(), fixed.status(), fixed.contentLength(), startNanos);
+		log(write, request, channel.connection().remoteAddress(), fixed.status(), fixed.contentLength(), startNanos);
 		channel.exchangeComplete(write);
 	}
 
@@ -249,14 +262,14 @@ public final class ExchangeDispatcher {
 		ChannelPromise clock = new TimedPromise(channel.channel(), reactor,
 				reactor.latencyKey(channel.connection().protocol(), 200, null, RequestPath.HANDLER), startNanos);
 		ChannelFuture write = channel.write(response, true, clock);
-		log(write, request, channel.connection(), 200, "0", startNanos);
+		log(write, request, channel.connection().remoteAddress(), 200, "0", startNanos);
 		channel.exchangeComplete(write);
 	}
 
-	private void log(ChannelFuture write, HttpRequest request, ConnectionInfo connection, int status,
+	private void log(ChannelFuture write, HttpRequest request, InetSocketAddress remoteAddress, int status,
 			String contentLength, long startNanos) {
 		if (this.accessLog != null && !write.isVoid()) {
-			this.accessLog.log(write, request, connection.remoteAddress(), status, contentLength, startNanos);
+			this.accessLog.log(write, request, remoteAddress, status, contentLength, startNanos);
 		}
 	}
 

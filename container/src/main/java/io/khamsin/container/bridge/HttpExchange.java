@@ -1,6 +1,7 @@
 package io.khamsin.container.bridge;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 
 import io.netty.buffer.ByteBuf;
@@ -20,6 +21,7 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.CoreSubscriber;
 
+import io.khamsin.container.forwarded.RequestOrigin;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
@@ -55,13 +57,13 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 	private boolean finished;
 
 	HttpExchange(ExchangeDispatcher dispatcher, ExchangeChannel channel, HttpRequest nettyRequest, URI uri,
-			NettyDataBufferFactory bufferFactory, long sequence, long startNanos) {
+			RequestOrigin origin, NettyDataBufferFactory bufferFactory, long sequence, long startNanos) {
 		this.dispatcher = dispatcher;
 		this.channel = channel;
 		this.bufferFactory = bufferFactory;
 		this.startNanos = startNanos;
 		this.body = new InboundPublisher<>(channel, channel.channel().eventLoop(), DataBufferUtils::release);
-		this.request = new KhamsinServerHttpRequest(nettyRequest, uri, channel, this.body, sequence);
+		this.request = new KhamsinServerHttpRequest(nettyRequest, uri, origin, channel, this.body, sequence);
 		this.response = KhamsinServerHttpResponse.create(channel, bufferFactory,
 				nettyRequest.method().equals(HttpMethod.HEAD), dispatcher.compression(), nettyRequest.headers());
 	}
@@ -151,6 +153,11 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 
 	ConnectionInfo connection() {
 		return this.channel.connection();
+	}
+
+	/** @return the client's address: its proxies' word for it where they are trusted, else the connection's peer */
+	InetSocketAddress remoteAddress() {
+		return this.request.getRemoteAddress();
 	}
 
 	ReactorMetrics reactor() {

@@ -21,10 +21,14 @@ import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import reactor.core.publisher.Flux;
 
+import io.khamsin.container.forwarded.RequestOrigin;
+
 /**
  * A Spring {@code ServerHttpRequest} over a Netty {@link HttpRequest}: the headers are adapted, not copied;
  * cookies are parsed on first use; the body streams with demand-driven reading; addresses and the TLS session
- * are those of its connection ({@link ConnectionInfo}).
+ * are those of its connection ({@link ConnectionInfo}), except where trusted proxies forwarded the client's scheme,
+ * host, port, address and path prefix ({@link RequestOrigin}), which the URI, context path and remote address then
+ * take.
  */
 public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
@@ -43,16 +47,43 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	private final long sequence;
 
+	private final InetSocketAddress forwardedFor;
+
 	private Map<String, Object> exchangeAttributes;
 
-	KhamsinServerHttpRequest(HttpRequest request, URI uri, ExchangeChannel channel, Flux<DataBuffer> body,
-			long sequence) {
-		super(HttpMethod.valueOf(request.method().name()), uri, "",
+	/**
+	 * @param origin where trusted proxies say the request came from, or {@code null} to take it as it came
+	 */
+	KhamsinServerHttpRequest(HttpRequest request, URI uri, RequestOrigin origin, ExchangeChannel channel,
+			Flux<DataBuffer> body, long sequence) {
+		super(HttpMethod.valueOf(request.method().name()), uri, (origin != null) ? origin.prefix() : "",
 				new HttpHeaders(new Netty4HeadersAdapter(request.headers())));
 		this.request = request;
 		this.channel = channel;
 		this.body = body;
 		this.sequence = sequence;
+		this.forwardedFor = (origin != null) ? origin.remoteAddress() : null;
+	}
+
+	/**
+	 * Build the absolute URI of a request that came through trusted proxies, as Spring's adapter of Reactor Netty
+	 * builds it: the client's scheme and authority, the prefix the proxies strip, then the path and query of the
+	 * target.
+	 * @param target the request target
+	 * @param origin where the proxies say the request came from
+	 * @return the URI
+	 * @throws URISyntaxException if the request target is not a valid URI
+	 */
+	static URI uriOf(String target, RequestOrigin origin) throws URISyntaxException {
+		String path = target;
+		if (target.startsWith("http://") || target.startsWith("https://")) {
+			int slash = target.indexOf('/', target.indexOf("//") + 2);
+			path = (slash >= 0) ? target.substring(slash) : "/";
+		}
+		else if (!target.startsWith("/")) {
+			path = "/" + target;
+		}
+		return new URI(origin.scheme() + "://" + origin.authority() + origin.prefix() + path);
 	}
 
 	/**
@@ -97,7 +128,7 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	@Override
 	public InetSocketAddress getRemoteAddress() {
-		return this.channel.connection().remoteAddress();
+		return (this.forwardedFor != null) ? this.forwardedFor : this.channel.connection().remoteAddress();
 	}
 
 	@Override

@@ -22,6 +22,7 @@ import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsProvider;
@@ -110,6 +111,15 @@ class KhamsinManagementServerConfigurationTests {
 				assertThat(tls.handshakeTimeout()).isEqualTo(Duration.ofSeconds(3));
 				assertThat(tls.material().certificateChain()).isNotEmpty();
 			});
+	}
+
+	@Test
+	void theManagementServerAppliesForwardedHeadersAsTheMainServerDoes() {
+		this.runner
+			.withPropertyValues("management.server.port=9091", "server.forward-headers-strategy=native",
+					"khamsin.forwarded.trusted-proxies=10.0.0.0/8")
+			.run((context) -> assertThat(serverConfig(context).forwarded())
+				.isEqualTo(ForwardedConfig.trusting(java.util.List.of("10.0.0.0/8"))));
 	}
 
 	@Test
