@@ -20,6 +20,7 @@ class SampleRoutes {
 		return RouterFunctions.route()
 			.POST("/json", orders::confirm)
 			.POST("/upload", uploads::digest)
+			.POST("/upload/parts", uploads::parts)
 			.GET("/sse", ticks::stream)
 			.GET("/page/{id}", pages::render)
 			.build();

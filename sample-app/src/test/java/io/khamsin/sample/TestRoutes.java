@@ -1,6 +1,7 @@
 package io.khamsin.sample;
 
 import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -13,6 +14,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.SslInfo;
 import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
@@ -22,7 +24,7 @@ import org.springframework.web.server.WebFilter;
 
 /**
  * Routes that only the integration suite needs: failing handlers, a slow reader, streams without a length,
- * cookies, the peer's address, and a filter that adds to the response what a test asks for. Added as a source of the test application (not component-scanned).
+ * cookies, the peer's address, the TLS session, and a filter that adds to the response what a test asks for. Added as a source of the test application (not component-scanned).
  */
 class TestRoutes {
 
@@ -62,6 +64,7 @@ class TestRoutes {
 			.GET("/cookies/set", TestRoutes::setCookies)
 			.GET("/cookies", TestRoutes::readCookies)
 			.GET("/addresses", TestRoutes::addresses)
+			.GET("/tls/session", TestRoutes::tlsSession)
 			.build();
 	}
 
@@ -132,6 +135,18 @@ class TestRoutes {
 	private static Mono<ServerResponse> addresses(ServerRequest request) {
 		String body = "remote=" + request.remoteAddress().map(TestRoutes::hostAndPort).orElse("unknown")
 				+ " local=" + request.localAddress().map(TestRoutes::hostAndPort).orElse("unknown");
+		return ServerResponse.ok().contentType(MediaType.TEXT_PLAIN).bodyValue(body);
+	}
+
+	/**
+	 * {@code GET /tls/session}: {@code scheme=... peer=...}, the request's scheme and the subject of the client's
+	 * certificate ({@code none} without one).
+	 */
+	private static Mono<ServerResponse> tlsSession(ServerRequest request) {
+		SslInfo tls = request.exchange().getRequest().getSslInfo();
+		X509Certificate[] peer = (tls != null) ? tls.getPeerCertificates() : null;
+		String body = "scheme=" + request.uri().getScheme() + " peer="
+				+ ((peer != null && peer.length > 0) ? peer[0].getSubjectX500Principal().getName() : "none");
 		return ServerResponse.ok().contentType(MediaType.TEXT_PLAIN).bodyValue(body);
 	}
 
