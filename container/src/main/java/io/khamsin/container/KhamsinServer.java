@@ -22,6 +22,8 @@ import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1Initializer;
+import io.khamsin.container.http2.CleartextSelector;
+import io.khamsin.container.http2.Http2Initializer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
 import io.khamsin.container.transport.ConnectionInitializer;
@@ -33,7 +35,7 @@ import io.khamsin.container.transport.TcpListener;
 import io.khamsin.container.transport.TransportResolver;
 
 /**
- * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1 on Netty, with one event loop (reactor)
+ * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1 (and HTTP/2 when it is on) on Netty, with one event loop (reactor)
  * per configured core. Usable without Spring Boot:
  *
  * <pre class="code">
@@ -184,8 +186,11 @@ public final class KhamsinServer {
 		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards,
 				this.metrics, accessLog);
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context);
-		// Where the protocols are chosen: a plain listener speaks HTTP/1.1.
-		ProtocolSelector protocols = ProtocolSelector.cleartext(new Http1Initializer(context, exchanges));
+		// Where the protocols are chosen: a plain listener speaks HTTP/1.1, and h2c besides when HTTP/2 is on.
+		Http1Initializer http1 = new Http1Initializer(context, exchanges);
+		ProtocolSelector protocols = this.config.http2().enabled()
+				? new CleartextSelector(http1, new Http2Initializer(context, exchanges), context)
+				: ProtocolSelector.cleartext(http1);
 		TcpListener listener;
 		try {
 			listener = TcpListener.bind(transport, this.config.listener(), group, this.config.address(),

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.khamsin.container.accesslog.AccessLogConfig;
+import io.khamsin.container.http2.Http2Config;
 
 /**
  * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in
@@ -30,12 +31,13 @@ import io.khamsin.container.accesslog.AccessLogConfig;
  * @param fixedResponses answers given without entering the handler, each for one path (see {@link FixedResponse})
  * @param customizers customizers of the Netty bootstrap, applied in order
  * @param accessLog the access log
+ * @param http2 HTTP/2: whether it is served, its settings and its abuse limits
  */
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
 		String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
-		AccessLogConfig accessLog) {
+		AccessLogConfig accessLog, Http2Config http2) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -92,6 +94,9 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		if (accessLog == null) {
 			throw new IllegalArgumentException("accessLog must not be null");
 		}
+		if (http2 == null) {
+			throw new IllegalArgumentException("http2 must not be null");
+		}
 	}
 
 	private static void requirePositive(String name, int value) {
@@ -144,6 +149,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.fixedResponses.addAll(this.fixedResponses);
 		builder.customizers.addAll(this.customizers);
 		builder.accessLog = this.accessLog;
+		builder.http2 = this.http2;
 		return builder;
 	}
 
@@ -183,6 +189,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private final List<KhamsinServerCustomizer> customizers = new ArrayList<>();
 
 		private AccessLogConfig accessLog = AccessLogConfig.disabled();
+
+		private Http2Config http2 = Http2Config.defaults();
 
 		private Builder() {
 		}
@@ -283,11 +291,16 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 			return this;
 		}
 
+		public Builder http2(Http2Config http2) {
+			this.http2 = http2;
+			return this;
+		}
+
 		public KhamsinServerConfig build() {
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
 					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
-					this.fixedResponses, this.customizers, this.accessLog);
+					this.fixedResponses, this.customizers, this.accessLog, this.http2);
 		}
 
 	}
