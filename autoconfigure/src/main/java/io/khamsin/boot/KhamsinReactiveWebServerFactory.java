@@ -25,7 +25,7 @@ import io.khamsin.container.metrics.MetricsConfig;
 
 /**
  * {@link ReactiveWebServerFactory} that creates {@link KhamsinWebServer}s. The factory holds what Boot's contract
- * gives every web server factory (port, address, {@code Server} header, shutdown; SSL, HTTP/2 and compression are
+ * gives every web server factory (port, address, {@code Server} header, shutdown, HTTP/2; SSL and compression are
  * not served yet and warned about); every other khamsin option is set by {@link KhamsinServerConfigCustomizer}s on
  * the engine's configuration builder, where each default is written once, and the Netty bootstrap by
  * {@link KhamsinServerCustomizer}s.
@@ -66,7 +66,12 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		for (KhamsinServerConfigCustomizer customizer : this.configCustomizers) {
 			customizer.customize(config);
 		}
-		return config.customizers(List.copyOf(this.serverCustomizers)).build();
+		KhamsinServerConfig built = config.customizers(List.copyOf(this.serverCustomizers)).build();
+		if (getHttp2() != null && getHttp2().isEnabled() && !built.http2().enabled()) {
+			// Boot's server.http2.enabled turns on HTTP/2 with the settings the customizers gave it.
+			built = built.toBuilder().http2(built.http2().toBuilder().enabled(true).build()).build();
+		}
+		return built;
 	}
 
 	private void warnAboutUnsupportedSettings() {
@@ -74,14 +79,11 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		if (Ssl.isEnabled(getSsl())) {
 			ignored.add("server.ssl");
 		}
-		if (getHttp2() != null && getHttp2().isEnabled()) {
-			ignored.add("server.http2.enabled");
-		}
 		if (getCompression() != null && getCompression().getEnabled()) {
 			ignored.add("server.compression.enabled");
 		}
 		if (!ignored.isEmpty()) {
-			logger.warn("khamsin does not support {} yet: ignored (khamsin serves plain, uncompressed HTTP/1.1). "
+			logger.warn("khamsin does not support {} yet: ignored (khamsin serves plain, uncompressed HTTP). "
 					+ "Remove the setting, or set khamsin.enabled=false to use Boot's default reactive server",
 					String.join(", ", ignored));
 		}

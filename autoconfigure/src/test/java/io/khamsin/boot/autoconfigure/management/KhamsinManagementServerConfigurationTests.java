@@ -20,6 +20,7 @@ import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.http2.Http2Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,6 +88,21 @@ class KhamsinManagementServerConfigurationTests {
 				assertThat(config.fixedResponses()).isEmpty();
 				assertThat(config.accessLog().enabled()).isFalse();
 			});
+	}
+
+	@Test
+	void theManagementServerServesHttp2WithTheMainServersSettingsWhenItIsEnabled() {
+		this.runner
+			.withPropertyValues("management.server.port=9091", "server.http2.enabled=true",
+					"khamsin.http2.max-concurrent-streams=20")
+			.run((context) -> assertThat(serverConfig(context).http2())
+				.isEqualTo(Http2Config.builder().enabled(true).maxConcurrentStreams(20).build()));
+	}
+
+	@Test
+	void theManagementServerServesNoHttp2WhenItIsOff() {
+		this.runner.withPropertyValues("management.server.port=9091")
+			.run((context) -> assertThat(serverConfig(context).http2().enabled()).isFalse());
 	}
 
 	private static KhamsinServerConfig serverConfig(AssertableReactiveWebApplicationContext context) {
