@@ -249,9 +249,6 @@ public final class H2cClient implements AutoCloseable {
 						complete();
 					}
 				}
-				else if (msg instanceof Http2ResetFrame reset) {
-					this.response.completeExceptionally(new IllegalStateException("Stream reset: " + reset.errorCode()));
-				}
 			}
 			catch (java.io.IOException ex) {
 				this.response.completeExceptionally(ex);
@@ -259,6 +256,16 @@ public final class H2cClient implements AutoCloseable {
 			finally {
 				ReferenceCountUtil.release(msg);
 			}
+		}
+
+		@Override
+		public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+			// Netty's multiplexer hands RST_STREAM to the stream as an event: it is not flow-controlled, so it must
+			// not wait for a read.
+			if (event instanceof Http2ResetFrame reset) {
+				this.response.completeExceptionally(new IllegalStateException("Stream reset: " + reset.errorCode()));
+			}
+			ctx.fireUserEventTriggered(event);
 		}
 
 		@Override
