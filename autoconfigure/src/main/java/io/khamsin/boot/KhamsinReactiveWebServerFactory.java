@@ -7,8 +7,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.Shutdown;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.reactive.AbstractReactiveWebServerFactory;
@@ -28,8 +26,8 @@ import io.khamsin.container.metrics.MetricsConfig;
 
 /**
  * {@link ReactiveWebServerFactory} that creates {@link KhamsinWebServer}s. The factory holds what Boot's contract
- * gives every web server factory (port, address, {@code Server} header, shutdown, SSL and its bundles, compression;
- * HTTP/2 is not served yet and warned about) and hands it to the engine's configuration builder first; every other khamsin option
+ * gives every web server factory (port, address, {@code Server} header, shutdown, SSL and its bundles, compression,
+ * HTTP/2) and hands it to the engine's configuration builder first; every other khamsin option
  * is set by {@link KhamsinServerConfigCustomizer}s on that builder, where each default is written once, and the
  * Netty bootstrap by {@link KhamsinServerCustomizer}s.
  * <p>
@@ -38,8 +36,6 @@ import io.khamsin.container.metrics.MetricsConfig;
  * {@link #getWebServer} with Boot's message; a bundle that reloads on update is handed to the running server.
  */
 public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFactory {
-
-	private static final Logger logger = LoggerFactory.getLogger(KhamsinReactiveWebServerFactory.class);
 
 	private List<KhamsinServerConfigCustomizer> configCustomizers = new ArrayList<>();
 
@@ -59,7 +55,6 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	@Override
 	public WebServer getWebServer(HttpHandler httpHandler) {
 		Assert.notNull(httpHandler, "'httpHandler' must not be null");
-		warnAboutUnsupportedSettings();
 		KhamsinMetrics metrics = (this.metrics != null) ? this.metrics : KhamsinMetrics.create(MetricsConfig.defaults());
 		KhamsinServer server = KhamsinServer.create(createServerConfig(), httpHandler, metrics);
 		if (server.tls() != null) {
@@ -80,20 +75,14 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		for (KhamsinServerConfigCustomizer customizer : this.configCustomizers) {
 			customizer.customize(config);
 		}
-		return config.customizers(List.copyOf(this.serverCustomizers)).build();
+		KhamsinServerConfig built = config.customizers(List.copyOf(this.serverCustomizers)).build();
+		if (getHttp2() != null && getHttp2().isEnabled() && !built.http2().enabled()) {
+			// Boot's server.http2.enabled turns on HTTP/2 with the settings the customizers gave it.
+			built = built.toBuilder().http2(built.http2().toBuilder().enabled(true).build()).build();
+		}
+		return built;
 	}
 
-	private void warnAboutUnsupportedSettings() {
-		List<String> ignored = new ArrayList<>();
-		if (getHttp2() != null && getHttp2().isEnabled()) {
-			ignored.add("server.http2.enabled");
-		}
-		if (!ignored.isEmpty()) {
-			logger.warn("khamsin does not support {} yet: ignored (khamsin serves HTTP/1.1). "
-					+ "Remove the setting, or set khamsin.enabled=false to use Boot's default reactive server",
-					String.join(", ", ignored));
-		}
-	}
 
 	/**
 	 * Set khamsin's own TLS settings ({@code khamsin.tls.*}: provider, session resumption, handshake timeout, a

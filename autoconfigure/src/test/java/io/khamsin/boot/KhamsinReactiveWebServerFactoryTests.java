@@ -4,6 +4,11 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -12,6 +17,7 @@ import org.springframework.boot.web.server.Compression;
 import org.springframework.boot.web.server.GracefulShutdownResult;
 import org.springframework.boot.web.server.Http2;
 import org.springframework.boot.web.server.Shutdown;
+import org.springframework.boot.web.server.WebServer;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.util.unit.DataSize;
 
@@ -22,6 +28,7 @@ import io.khamsin.container.KhamsinServerCustomizer;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
 import io.khamsin.container.compression.CompressionConfig;
+import io.khamsin.container.http2.Http2Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -85,14 +92,44 @@ class KhamsinReactiveWebServerFactoryTests {
 	}
 
 	@Test
-	void http2IsIgnoredWithOneWarning(CapturedOutput output) {
+	void bootsHttp2SettingTurnsOnHttp2WithTheSettingsTheCustomizersGaveIt() {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+		factory.addConfigCustomizers(
+				(config) -> config.http2(Http2Config.builder().maxConcurrentStreams(7).build()));
+		assertThat(configOf(factory).http2().enabled()).isFalse();
+		factory.setHttp2(http2(true));
+		assertThat(configOf(factory).http2())
+			.isEqualTo(Http2Config.builder().enabled(true).maxConcurrentStreams(7).build());
+	}
+
+	@Test
+	void whenHttp2IsEnabledAndSslIsDisabledThenH2cCanBeUsed() throws Exception {
+		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+		factory.setHttp2(http2(true));
+		WebServer server = factory.getWebServer(
+				(request, response) -> response.writeWith(request.getBody()));
+		server.start();
+		org.eclipse.jetty.client.HttpClient client = new org.eclipse.jetty.client.HttpClient(
+				new HttpClientTransportOverHTTP2(new HTTP2Client()));
+		client.start();
+		try {
+			ContentResponse response = client.POST("http://localhost:" + server.getPort())
+				.body(new StringRequestContent("text/plain", "Hello World"))
+				.send();
+			assertThat(response.getStatus()).isEqualTo(200);
+			assertThat(response.getVersion()).isEqualTo(HttpVersion.HTTP_2);
+			assertThat(response.getContentAsString()).isEqualTo("Hello World");
+		}
+		finally {
+			client.stop();
+			server.stop();
+		}
+	}
+
+	private static Http2 http2(boolean enabled) {
 		Http2 http2 = new Http2();
-		http2.setEnabled(true);
-		factory.setHttp2(http2);
-		factory.getWebServer(HANDLER);
-		assertThat(output).containsOnlyOnce("WARN")
-			.contains("khamsin does not support server.http2.enabled yet: ignored");
+		http2.setEnabled(enabled);
+		return http2;
 	}
 
 	@Test

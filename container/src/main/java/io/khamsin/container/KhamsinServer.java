@@ -22,8 +22,12 @@ import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1Initializer;
+import io.khamsin.container.http2.CleartextSelector;
+import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.http2.Http2Initializer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsContexts;
 import io.khamsin.container.tls.TlsHandlers;
 import io.khamsin.container.tls.TlsProtocolSelector;
@@ -37,8 +41,8 @@ import io.khamsin.container.transport.TcpListener;
 import io.khamsin.container.transport.TransportResolver;
 
 /**
- * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1 on Netty, in cleartext or over TLS, with one
- * event loop (reactor) per configured core. Usable without Spring Boot:
+ * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1, and HTTP/2 when it is on, on Netty, in
+ * cleartext or over TLS, with one event loop (reactor) per configured core. Usable without Spring Boot:
  *
  * <pre class="code">
  * KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().port(8080).build(), handler);
@@ -109,9 +113,20 @@ public final class KhamsinServer {
 			throw new IllegalArgumentException("metrics must not be null");
 		}
 		// Built now, not at start: a certificate that cannot serve fails where the server is made.
-		TlsHandlers tls = (config.tls() != null) ? new TlsHandlers(TlsContexts.build(config.tls()), metrics.tls())
-				: null;
+		TlsHandlers tls = (config.tls() != null)
+				? new TlsHandlers(TlsContexts.build(offered(config.tls(), config.http2())), metrics.tls()) : null;
 		return new KhamsinServer(config, handler, metrics, tls);
+	}
+
+	/**
+	 * The TLS configuration with what ALPN offers: {@code h2} ahead of {@code http/1.1} when HTTP/2 is on and the
+	 * configuration keeps the default list; a list set on purpose is offered as it is.
+	 */
+	private static TlsConfig offered(TlsConfig tls, Http2Config http2) {
+		if (!http2.enabled() || !tls.alpnProtocols().equals(TlsConfig.DEFAULT_ALPN_PROTOCOLS)) {
+			return tls;
+		}
+		return tls.toBuilder().alpnProtocols(List.of(Http2Initializer.PROTOCOL, Http1Initializer.PROTOCOL)).build();
 	}
 
 	/**
@@ -215,10 +230,16 @@ public final class KhamsinServer {
 	}
 
 	private ProtocolSelector protocols(ServerContext context, ExchangeDispatcher exchanges) {
-		// Where the protocols are chosen: a plain listener speaks HTTP/1.1, a TLS listener what ALPN agrees on.
+		// Where the protocols are chosen: a TLS listener speaks what ALPN agrees on; a plain one HTTP/1.1, and h2c
+		// besides (by prior knowledge or Upgrade) when HTTP/2 is on.
 		ProtocolInitializer http1 = new Http1Initializer(context, exchanges);
-		return (this.tls != null) ? new TlsProtocolSelector(this.tls, List.of(http1))
-				: ProtocolSelector.cleartext(http1);
+		if (!this.config.http2().enabled()) {
+			return (this.tls != null) ? new TlsProtocolSelector(this.tls, List.of(http1))
+					: ProtocolSelector.cleartext(http1);
+		}
+		Http2Initializer http2 = new Http2Initializer(context, exchanges);
+		return (this.tls != null) ? new TlsProtocolSelector(this.tls, List.of(http2, http1))
+				: new CleartextSelector(http1, http2, context);
 	}
 
 	/**

@@ -11,6 +11,7 @@ import io.khamsin.container.accesslog.AccessLogConfig;
 import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.http2.Http2Config;
 
 /**
  * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in
@@ -36,12 +37,14 @@ import io.khamsin.container.tls.TlsConfig;
  * @param tls the TLS of the listener, or {@code null} for cleartext
  * @param compression the compression of response bodies
  * @param forwarded whether and from which proxies {@code Forwarded} and {@code X-Forwarded-*} headers are applied
+ * @param http2 HTTP/2: whether it is served, its settings and its abuse limits
  */
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
 		String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
-		AccessLogConfig accessLog, TlsConfig tls, CompressionConfig compression, ForwardedConfig forwarded) {
+		AccessLogConfig accessLog, TlsConfig tls, CompressionConfig compression, ForwardedConfig forwarded,
+		Http2Config http2) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -104,6 +107,9 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		if (forwarded == null) {
 			throw new IllegalArgumentException("forwarded must not be null");
 		}
+		if (http2 == null) {
+			throw new IllegalArgumentException("http2 must not be null");
+		}
 	}
 
 	private static void requirePositive(String name, int value) {
@@ -159,6 +165,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.tls = this.tls;
 		builder.compression = this.compression;
 		builder.forwarded = this.forwarded;
+		builder.http2 = this.http2;
 		return builder;
 	}
 
@@ -204,6 +211,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private CompressionConfig compression = CompressionConfig.disabled();
 
 		private ForwardedConfig forwarded = ForwardedConfig.disabled();
+
+		private Http2Config http2 = Http2Config.defaults();
 
 		private Builder() {
 		}
@@ -334,11 +343,22 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 			return this;
 		}
 
+		/**
+		 * Serve HTTP/2 (by default it is off).
+		 * @param http2 whether HTTP/2 is served, its settings and its abuse limits
+		 * @return this builder
+		 */
+		public Builder http2(Http2Config http2) {
+			this.http2 = http2;
+			return this;
+		}
+
 		public KhamsinServerConfig build() {
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
 					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
-					this.fixedResponses, this.customizers, this.accessLog, this.tls, this.compression, this.forwarded);
+					this.fixedResponses, this.customizers, this.accessLog, this.tls, this.compression, this.forwarded,
+					this.http2);
 		}
 
 	}

@@ -26,6 +26,8 @@ class KhamsinServerPrepareTests {
 
 	@Test
 	void aPreparedServerStartsOnItsPreparedReactorsAndServes() throws Exception {
+		// Other servers may run meanwhile (the HTTP/2 conformance targets live for the whole run): count this one's.
+		long others = reactorThreads();
 		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(2).build(), this.handler);
 		server.prepare();
 		server.prepare();
@@ -35,20 +37,21 @@ class KhamsinServerPrepareTests {
 				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/plaintext")).build(),
 						HttpResponse.BodyHandlers.ofString());
 			assertThat(response.body()).isEqualTo("Hello, World!");
-			assertThat(reactorThreads()).isEqualTo(2);
+			assertThat(reactorThreads() - others).isEqualTo(2);
 		}
 		finally {
 			server.stop();
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> reactorThreads() == 0);
+		await().atMost(Duration.ofSeconds(10)).until(() -> reactorThreads() == others);
 	}
 
 	@Test
 	void stopReleasesWhatWasPreparedButNeverStarted() {
+		long others = reactorThreads();
 		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(3).build(), this.handler);
 		server.prepare();
 		server.stop();
-		await().atMost(Duration.ofSeconds(10)).until(() -> reactorThreads() == 0);
+		await().atMost(Duration.ofSeconds(10)).until(() -> reactorThreads() == others);
 		assertThat(server.isRunning()).isFalse();
 		server.start();
 		try {

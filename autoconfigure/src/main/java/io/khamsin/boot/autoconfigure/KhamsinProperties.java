@@ -35,6 +35,7 @@ import io.khamsin.container.Transport;
  * @param maxConnections Most connections open at once. New ones beyond it are closed at once.
  * @param maxRequestBodySize Largest request body accepted. Larger ones are answered 413; -1 for no limit.
  * @param websocket WebSocket settings.
+ * @param http2 HTTP/2 settings, applied when server.http2.enabled is true.
  * @param fixedResponses Responses khamsin gives itself to GET and HEAD requests of their paths, without entering the
  * application: health and status routes and the like.
  */
@@ -44,7 +45,8 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 		@DefaultValue("4096B") DataSize maxInitialLineLength, @DefaultValue("60s") Duration idleTimeout,
 		@DefaultValue("10s") Duration headerReadTimeout, @DefaultValue("30s") Duration bodyReadTimeout,
 		@DefaultValue("10000") int maxConnections, @DefaultValue("-1B") DataSize maxRequestBodySize,
-		@DefaultValue WebSocketProperties websocket, List<FixedResponseProperties> fixedResponses) {
+		@DefaultValue WebSocketProperties websocket, @DefaultValue Http2Properties http2,
+		List<FixedResponseProperties> fixedResponses) {
 
 	public KhamsinProperties {
 		fixedResponses = (fixedResponses != null) ? List.copyOf(fixedResponses) : List.of();
@@ -57,6 +59,38 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 	 * session with status 1009 (message too big).
 	 */
 	public record WebSocketProperties(@DefaultValue("64KB") DataSize maxMessageSize) {
+
+	}
+
+	/**
+	 * HTTP/2 settings, served when {@code server.http2.enabled} is true: h2c (prior knowledge and Upgrade) on a plain
+	 * port. Each default equals the engine's in {@code Http2Config}.
+	 *
+	 * @param maxConcurrentStreams Most streams a client may have open at once on a connection. More are refused.
+	 * @param initialWindowSize How much of a request body a stream takes before the application has read it.
+	 * @param connectionWindowSize How much of the request bodies of all streams of a connection is taken before the
+	 * application has read them.
+	 * @param maxFrameSize Largest frame payload accepted.
+	 * @param maxHeaderListSize Largest header list accepted. Larger ones are answered 431; far larger ones end the
+	 * connection.
+	 * @param maxResetsPerWindow Most streams a client may reset, or make the server reset, within reset-window
+	 * (Rapid Reset and MadeYouReset). More end the connection with GOAWAY ENHANCE_YOUR_CALM.
+	 * @param resetWindow Window of max-resets-per-window, in whole seconds.
+	 * @param maxConsecutiveEmptyDataFrames Most DATA frames without payload nor end of stream a client may send in a
+	 * row. More end the connection.
+	 * @param maxQueuedControlFrames Most answers to SETTINGS, PING and resets that may wait for a client that does not
+	 * read them. More end the connection.
+	 * @param maxSmallContinuationFrames Most small CONTINUATION frames a header block may come in (CONTINUATION
+	 * Flood). More end the connection.
+	 * @param maxWindowUpdatesPerDataFrame WINDOW_UPDATE frames a client may send per DATA frame sent to it. More end
+	 * the connection.
+	 */
+	public record Http2Properties(@DefaultValue("100") int maxConcurrentStreams,
+			@DefaultValue("65535B") DataSize initialWindowSize, @DefaultValue("1MB") DataSize connectionWindowSize,
+			@DefaultValue("16KB") DataSize maxFrameSize, @DefaultValue("8KB") DataSize maxHeaderListSize,
+			@DefaultValue("200") int maxResetsPerWindow, @DefaultValue("30s") Duration resetWindow,
+			@DefaultValue("2") int maxConsecutiveEmptyDataFrames, @DefaultValue("10000") int maxQueuedControlFrames,
+			@DefaultValue("16") int maxSmallContinuationFrames, @DefaultValue("10") int maxWindowUpdatesPerDataFrame) {
 
 	}
 

@@ -11,6 +11,7 @@ import org.springframework.util.unit.DataSize;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.container.FixedResponse;
+import io.khamsin.container.http2.Http2Config;
 
 /**
  * Applies {@link KhamsinProperties} and the khamsin-specific {@code server.*} settings (request header size,
@@ -46,8 +47,8 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 	}
 
 	/**
-	 * Apply what a management server shares with the main one: the engine settings of {@code khamsin.*}, the
-	 * largest request head and the {@code Server} header, but not the fixed responses, which belong to the
+	 * Apply what a management server shares with the main one: the engine settings of {@code khamsin.*} (HTTP/2's
+	 * among them), the largest request head and the {@code Server} header, but not the fixed responses, which belong to the
 	 * application. Values are checked now, so that a wrong one names its property when the context starts.
 	 * @param factory the factory to customize
 	 */
@@ -57,6 +58,7 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 		DataSize maxHeaderSize = this.serverProperties.getMaxHttpRequestHeaderSize();
 		Integer maxHeaderBytes = (maxHeaderSize != null) ? toInt("server.max-http-request-header-size", maxHeaderSize)
 				: null;
+		Http2Config http2 = http2(khamsin.http2());
 		factory.addConfigCustomizers((config) -> {
 			PropertyMapper map = PropertyMapper.get();
 			map.from(khamsin::reactors).to(config::reactors);
@@ -69,8 +71,33 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 			map.from(khamsin::bodyReadTimeout).to(config::bodyReadTimeout);
 			map.from(khamsin::maxConnections).to(config::maxConnections);
 			map.from(khamsin::maxRequestBodySize).as(DataSize::toBytes).to(config::maxRequestBodySize);
+			config.http2(http2);
 		});
 		PropertyMapper.get().from(this.serverProperties::getServerHeader).to(factory::setServerHeader);
+	}
+
+	/**
+	 * The engine's HTTP/2 settings, not yet served: {@code server.http2.enabled} turns them on, in the factory.
+	 */
+	private static Http2Config http2(KhamsinProperties.Http2Properties http2) {
+		try {
+			return Http2Config.builder()
+				.maxConcurrentStreams(http2.maxConcurrentStreams())
+				.initialWindowSize(toInt("khamsin.http2.initial-window-size", http2.initialWindowSize()))
+				.connectionWindowSize(toInt("khamsin.http2.connection-window-size", http2.connectionWindowSize()))
+				.maxFrameSize(toInt("khamsin.http2.max-frame-size", http2.maxFrameSize()))
+				.maxHeaderListSize(toInt("khamsin.http2.max-header-list-size", http2.maxHeaderListSize()))
+				.maxResetsPerWindow(http2.maxResetsPerWindow())
+				.resetWindow(http2.resetWindow())
+				.maxConsecutiveEmptyDataFrames(http2.maxConsecutiveEmptyDataFrames())
+				.maxQueuedControlFrames(http2.maxQueuedControlFrames())
+				.maxSmallContinuationFrames(http2.maxSmallContinuationFrames())
+				.maxWindowUpdatesPerDataFrame(http2.maxWindowUpdatesPerDataFrame())
+				.build();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("khamsin.http2: " + ex.getMessage(), ex);
+		}
 	}
 
 	private List<FixedResponse> fixedResponses() {

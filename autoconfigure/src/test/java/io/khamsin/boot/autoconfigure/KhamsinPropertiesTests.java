@@ -15,6 +15,7 @@ import io.khamsin.container.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.ListenerMode;
 import io.khamsin.container.Transport;
+import io.khamsin.container.http2.Http2Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -39,6 +40,24 @@ class KhamsinPropertiesTests {
 		assertThat(new ServerProperties().getMaxHttpRequestHeaderSize().toBytes())
 			.as("Boot's server.max-http-request-header-size")
 			.isEqualTo(KhamsinServerConfig.DEFAULT_MAX_HEADER_SIZE);
+	}
+
+	@Test
+	void eachHttp2DefaultEqualsTheEngineDefault() {
+		KhamsinProperties.Http2Properties http2 = bind(Map.of()).http2();
+		assertThat(http2.maxConcurrentStreams()).isEqualTo(Http2Config.DEFAULT_MAX_CONCURRENT_STREAMS);
+		assertThat(http2.initialWindowSize().toBytes()).isEqualTo(Http2Config.DEFAULT_INITIAL_WINDOW_SIZE);
+		assertThat(http2.connectionWindowSize().toBytes()).isEqualTo(Http2Config.DEFAULT_CONNECTION_WINDOW_SIZE);
+		assertThat(http2.maxFrameSize().toBytes()).isEqualTo(Http2Config.DEFAULT_MAX_FRAME_SIZE);
+		assertThat(http2.maxHeaderListSize().toBytes()).isEqualTo(Http2Config.DEFAULT_MAX_HEADER_LIST_SIZE);
+		assertThat(http2.maxResetsPerWindow()).isEqualTo(Http2Config.DEFAULT_MAX_RESETS_PER_WINDOW);
+		assertThat(http2.resetWindow()).isEqualTo(Http2Config.DEFAULT_RESET_WINDOW);
+		assertThat(http2.maxConsecutiveEmptyDataFrames())
+			.isEqualTo(Http2Config.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES);
+		assertThat(http2.maxQueuedControlFrames()).isEqualTo(Http2Config.DEFAULT_MAX_QUEUED_CONTROL_FRAMES);
+		assertThat(http2.maxSmallContinuationFrames()).isEqualTo(Http2Config.DEFAULT_MAX_SMALL_CONTINUATION_FRAMES);
+		assertThat(http2.maxWindowUpdatesPerDataFrame())
+			.isEqualTo(Http2Config.DEFAULT_MAX_WINDOW_UPDATES_PER_DATA_FRAME);
 	}
 
 	@Test

@@ -32,6 +32,7 @@ import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.tls.TlsClientAuth;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsProvider;
+import io.khamsin.container.http2.Http2Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -122,14 +123,6 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 	}
 
 	@Test
-	void http2SettingsAreIgnoredWithAWarning(CapturedOutput output) {
-		this.runner.withPropertyValues("server.http2.enabled=true").run((context) -> {
-			serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class));
-			assertThat(output).contains("khamsin does not support server.http2.enabled yet: ignored");
-		});
-	}
-
-	@Test
 	void compressionSettingsReachTheEngine() {
 		this.runner
 			.withPropertyValues("server.compression.enabled=true", "server.compression.mime-types=text/plain,text/csv",
@@ -151,6 +144,41 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 				assertThat(tls.clientAuth()).isEqualTo(TlsClientAuth.WANT);
 				assertThat(tls.material().description()).isEqualTo("the self-signed development certificate");
 			});
+	}
+
+	@Test
+	void serverHttp2EnabledServesHttp2WithTheKhamsinHttp2Settings() {
+		this.runner
+			.withPropertyValues("server.http2.enabled=true", "khamsin.http2.max-concurrent-streams=50",
+					"khamsin.http2.initial-window-size=1MB", "khamsin.http2.max-header-list-size=16KB",
+					"khamsin.http2.max-resets-per-window=20", "khamsin.http2.reset-window=10s")
+			.run((context) -> {
+				Http2Config http2 = serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)).http2();
+				assertThat(http2).isEqualTo(Http2Config.builder()
+					.enabled(true)
+					.maxConcurrentStreams(50)
+					.initialWindowSize(1024 * 1024)
+					.maxHeaderListSize(16 * 1024)
+					.maxResetsPerWindow(20)
+					.resetWindow(Duration.ofSeconds(10))
+					.build());
+			});
+	}
+
+	@Test
+	void http2IsOffUnlessServerHttp2IsEnabled() {
+		this.runner.withPropertyValues("khamsin.http2.max-concurrent-streams=50")
+			.run((context) -> assertThat(
+					serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)).http2().enabled())
+				.isFalse());
+	}
+
+	@Test
+	void aWrongHttp2SettingFailsWithAMessageNamingIt() {
+		this.runner.withPropertyValues("khamsin.http2.max-frame-size=1KB")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("khamsin.http2: maxFrameSize must be between 16384 and 16777215"));
 	}
 
 	@Test

@@ -27,7 +27,37 @@ public enum Guard {
 	IDLE_TIMEOUT("idle-timeout", 0),
 
 	/** A request that could not be parsed: 400. */
-	BAD_REQUEST("bad-request", 400);
+	BAD_REQUEST("bad-request", 400),
+
+	/**
+	 * An HTTP/2 stream beyond {@code khamsin.http2.max-concurrent-streams}: reset with {@code REFUSED_STREAM}
+	 * (RFC 9113, section 5.1.2).
+	 */
+	H2_MAX_CONCURRENT_STREAMS("h2-max-concurrent-streams", 0),
+
+	/**
+	 * An HTTP/2 header list larger than {@code khamsin.http2.max-header-list-size}: 431, or GOAWAY when far larger
+	 * (RFC 9113, section 10.5.1).
+	 */
+	H2_MAX_HEADER_LIST_SIZE("h2-max-header-list-size", 431),
+
+	/** Streams reset by an HTTP/2 client faster than allowed (Rapid Reset, CVE-2023-44487): GOAWAY. */
+	H2_RAPID_RESET("h2-rapid-reset", 0),
+
+	/** Streams an HTTP/2 client made the server reset faster than allowed (MadeYouReset, CVE-2025-8671): GOAWAY. */
+	H2_PROVOKED_RESETS("h2-provoked-resets", 0),
+
+	/** A header block sent in too many small CONTINUATION frames (CONTINUATION Flood, CVE-2024-27316): GOAWAY. */
+	H2_CONTINUATION_FLOOD("h2-continuation-flood", 0),
+
+	/** Control frames (SETTINGS, PING) sent faster than their answers are read: GOAWAY. */
+	H2_CONTROL_FRAME_FLOOD("h2-control-frame-flood", 0),
+
+	/** DATA frames with neither payload nor end of stream, one after another: GOAWAY. */
+	H2_EMPTY_DATA_FRAMES("h2-empty-data-frames", 0),
+
+	/** More WINDOW_UPDATE frames than the DATA frames sent to the client call for: GOAWAY. */
+	H2_WINDOW_UPDATE_FLOOD("h2-window-update-flood", 0);
 
 	private final String tag;
 

@@ -26,6 +26,7 @@ import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsProvider;
+import io.khamsin.container.http2.Http2Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -126,6 +127,21 @@ class KhamsinManagementServerConfigurationTests {
 	void theManagementServerMakesNoDevelopmentCertificateOfItsOwn() {
 		this.runner.withPropertyValues("management.server.port=9091", "khamsin.tls.self-signed=true")
 			.run((context) -> assertThat(serverConfig(context).tls()).isNull());
+	}
+
+	@Test
+	void theManagementServerServesHttp2WithTheMainServersSettingsWhenItIsEnabled() {
+		this.runner
+			.withPropertyValues("management.server.port=9091", "server.http2.enabled=true",
+					"khamsin.http2.max-concurrent-streams=20")
+			.run((context) -> assertThat(serverConfig(context).http2())
+				.isEqualTo(Http2Config.builder().enabled(true).maxConcurrentStreams(20).build()));
+	}
+
+	@Test
+	void theManagementServerServesNoHttp2WhenItIsOff() {
+		this.runner.withPropertyValues("management.server.port=9091")
+			.run((context) -> assertThat(serverConfig(context).http2().enabled()).isFalse());
 	}
 
 	private static KhamsinServerConfig serverConfig(AssertableReactiveWebApplicationContext context) {

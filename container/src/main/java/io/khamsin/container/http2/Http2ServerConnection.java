@@ -1,0 +1,282 @@
+package io.khamsin.container.http2;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.server.reactive.SslInfo;
+
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.engine.DrainEvent;
+import io.khamsin.container.guard.Guard;
+import io.khamsin.container.guard.GuardCounters;
+import io.khamsin.container.metrics.Protocol;
+import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.transport.ConnectionSecurity;
+
+/**
+ * What an HTTP/2 connection is to khamsin, as the last handler of its pipeline: the {@link ConnectionInfo} its
+ * streams share (one object for the connection), the connection window raised to
+ * {@code khamsin.http2.connection-window-size} after the preface, its timeouts (a client that sends no preface within
+ * {@code khamsin.header-read-timeout}, a connection without open streams for {@code khamsin.idle-timeout}), and its
+ * graceful shutdown: on a drain, GOAWAY with the last stream identifier the server took (RFC 9113, section 6.8), and
+ * the close once those streams are done. The connection-level frames the codec passes on (SETTINGS, PING,
+ * WINDOW_UPDATE, GOAWAY) are answered by the codec, and released here; so are the connection errors it answers.
+ * <p>
+ * The handler is its own timer task, one scheduled at a time.
+ */
+final class Http2ServerConnection extends ChannelInboundHandlerAdapter implements ConnectionInfo, Runnable {
+
+	private static final Logger logger = LoggerFactory.getLogger(Http2ServerConnection.class);
+
+	private final KhamsinServerConfig config;
+
+	private final Http2Config http2;
+
+	private final ConnectionSecurity security;
+
+	private final ServerFrameCodec codec;
+
+	private final ReactorMetrics reactor;
+
+	private final GuardCounters guards;
+
+	private final Http2Connection.PropertyKey streamHandlers;
+
+	private ChannelHandlerContext ctx;
+
+	private ScheduledFuture<?> timer;
+
+	private long idleSince;
+
+	private boolean draining;
+
+	Http2ServerConnection(KhamsinServerConfig config, ConnectionSecurity security, ServerFrameCodec codec,
+			ReactorMetrics reactor, GuardCounters guards) {
+		this.config = config;
+		this.http2 = config.http2();
+		this.security = security;
+		this.codec = codec;
+		this.reactor = reactor;
+		this.guards = guards;
+		this.streamHandlers = codec.connection().newKey();
+	}
+
+	/**
+	 * Tell a stream's handler when its stream closes, even while its channel is not reading (Netty then holds the
+	 * stream's last frames, the reset among them, until it reads).
+	 * @param streamId the stream
+	 * @param handler its handler
+	 */
+	void watch(int streamId, Http2StreamHandler handler) {
+		Http2Stream stream = this.codec.connection().stream(streamId);
+		if (stream != null) {
+			stream.setProperty(this.streamHandlers, handler);
+		}
+	}
+
+	/** @return the connection's codec */
+	ServerFrameCodec codec() {
+		return this.codec;
+	}
+
+	/** @return the figures of the connection's reactor */
+	ReactorMetrics reactor() {
+		return this.reactor;
+	}
+
+	@Override
+	public void handlerAdded(ChannelHandlerContext ctx) {
+		this.ctx = ctx;
+		this.idleSince = System.nanoTime();
+		this.codec.connection().addListener(new Http2ConnectionAdapter() {
+
+			@Override
+			public void onStreamClosed(Http2Stream stream) {
+				Http2StreamHandler handler = stream.removeProperty(Http2ServerConnection.this.streamHandlers);
+				if (handler != null) {
+					handler.streamClosed();
+				}
+				streamClosed();
+			}
+
+		});
+		int raise = this.http2.connectionWindowSize() - Http2Config.DEFAULT_INITIAL_WINDOW_SIZE;
+		if (raise > 0) {
+			ctx.writeAndFlush(new DefaultHttp2WindowUpdateFrame(raise)).addListener((future) -> {
+				if (!future.isSuccess()) {
+					logger.debug("Could not raise the window of {}", ctx.channel(), future.cause());
+				}
+			});
+		}
+		schedule(Math.min(this.config.headerReadTimeout().toNanos(), this.config.idleTimeout().toNanos()));
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext ctx) {
+		cancelTimer();
+		ctx.fireChannelInactive();
+	}
+
+	@Override
+	public void handlerRemoved(ChannelHandlerContext ctx) {
+		cancelTimer();
+	}
+
+	@Override
+	public void channelRead(ChannelHandlerContext ctx, Object msg) {
+		// SETTINGS, PING, WINDOW_UPDATE and GOAWAY frames of the connection, answered by the codec.
+		ReferenceCountUtil.release(msg);
+	}
+
+	@Override
+	public void channelReadComplete(ChannelHandlerContext ctx) {
+	}
+
+	@Override
+	public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+		if (event instanceof DrainEvent) {
+			drain();
+			return;
+		}
+		ReferenceCountUtil.release(event);
+	}
+
+	@Override
+	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+		if (cause instanceof Http2Exception && !(cause instanceof Http2Exception.StreamException)) {
+			// A connection error: the codec has sent GOAWAY and closes the connection; ConnectionGuards counted it.
+			logger.debug("HTTP/2 connection {}: {}", ctx.channel(), cause.toString());
+			return;
+		}
+		if (cause instanceof IOException) {
+			logger.debug("Closing HTTP/2 connection {}: {}", ctx.channel(), cause.toString());
+		}
+		else {
+			logger.warn("Closing HTTP/2 connection {} after an unexpected error", ctx.channel(), cause);
+		}
+		ctx.close();
+	}
+
+	private void drain() {
+		if (this.draining) {
+			return;
+		}
+		this.draining = true;
+		Http2Connection connection = this.codec.connection();
+		logger.debug("Draining HTTP/2 connection {}: GOAWAY after stream {}, {} stream(s) open", this.ctx.channel(),
+				connection.remote().lastStreamCreated(), connection.numActiveStreams());
+		this.ctx.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR));
+		if (connection.numActiveStreams() == 0) {
+			this.ctx.close();
+		}
+	}
+
+	private void streamClosed() {
+		if (this.codec.connection().numActiveStreams() == 0) {
+			this.idleSince = System.nanoTime();
+			if (this.draining) {
+				// The last stream the GOAWAY let finish is done.
+				this.ctx.close();
+			}
+		}
+	}
+
+	// Timeouts
+
+	private void schedule(long delayNanos) {
+		if (this.ctx.channel().isOpen()) {
+			this.timer = this.ctx.executor().schedule(this, delayNanos, TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private void cancelTimer() {
+		if (this.timer != null) {
+			this.timer.cancel(false);
+			this.timer = null;
+		}
+	}
+
+	/** The connection's timer fired. */
+	@Override
+	public void run() {
+		this.timer = null;
+		if (!this.ctx.channel().isActive()) {
+			return;
+		}
+		if (!this.codec.decoder().prefaceReceived()) {
+			this.guards.increment(Guard.HEADER_READ_TIMEOUT);
+			logger.debug("No HTTP/2 preface from {} within khamsin.header-read-timeout ({}): closing",
+					this.ctx.channel(), this.config.headerReadTimeout());
+			this.ctx.close();
+			return;
+		}
+		long idleTimeout = this.config.idleTimeout().toNanos();
+		if (this.codec.connection().numActiveStreams() > 0) {
+			schedule(idleTimeout);
+			return;
+		}
+		long left = this.idleSince + idleTimeout - System.nanoTime();
+		if (left > 0) {
+			schedule(left);
+			return;
+		}
+		this.guards.increment(Guard.IDLE_TIMEOUT);
+		logger.debug("HTTP/2 connection {} idle for khamsin.idle-timeout ({}): GOAWAY and close", this.ctx.channel(),
+				this.config.idleTimeout());
+		this.ctx.close();
+	}
+
+	// ConnectionInfo
+
+	@Override
+	public Protocol protocol() {
+		return Protocol.H2;
+	}
+
+	@Override
+	public String scheme() {
+		return this.security.scheme();
+	}
+
+	@Override
+	public SslInfo sslInfo() {
+		return this.security.sslInfo(this.ctx.channel());
+	}
+
+	@Override
+	public InetSocketAddress remoteAddress() {
+		return inet(this.ctx.channel().remoteAddress());
+	}
+
+	@Override
+	public InetSocketAddress localAddress() {
+		return inet(this.ctx.channel().localAddress());
+	}
+
+	private static InetSocketAddress inet(SocketAddress address) {
+		return (address instanceof InetSocketAddress inet) ? inet : null;
+	}
+
+	@Override
+	public boolean zeroCopyFiles() {
+		// A file body leaves in DATA frames, read into pooled buffers.
+		return false;
+	}
+
+}

@@ -1,0 +1,559 @@
+package io.khamsin.container.http2;
+
+import java.io.IOException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameStreamException;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ResetFrame;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.bridge.DateHeader;
+import io.khamsin.container.bridge.ExchangeChannel;
+import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.bridge.FixedResponseTable;
+import io.khamsin.container.bridge.HttpExchange;
+import io.khamsin.container.bridge.ProtocolUpgrade;
+import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.ReactorMetrics;
+
+/**
+ * One HTTP/2 stream (RFC 9113, section 8.1): its request head goes to the {@link ExchangeDispatcher}, the exchange
+ * stage of every protocol, which answers it, refuses it or makes its exchange; this handler carries the exchange
+ * ({@link ExchangeChannel}) on the stream's channel, writing its response as HEADERS and DATA frames.
+ * <p>
+ * Flow control both ways: the stream's channel is writable while its own frames waiting for the client's window (or
+ * for the socket) stay under its water mark, and the bridge writes only then, so that a client that reads one stream
+ * slowly holds up that stream alone; and the stream's channel reads (and so returns window to the client) only while
+ * the application asks for the body, so that a slow application holds at most a window of it. A body that stalls
+ * for {@code khamsin.body-read-timeout} is refused with 408. Of a request whose response is complete before it,
+ * up to 64 KiB more is read and dropped; beyond that, or once it stalls, the stream is reset with NO_ERROR, as it is
+ * after a refusal (section 8.1).
+ * <p>
+ * It is its own task for resuming reads, which must wait for the request for more body to return.
+ */
+final class Http2StreamHandler extends ChannelInboundHandlerAdapter
+		implements ExchangeChannel, ChannelFutureListener, Runnable {
+
+	private static final Logger logger = LoggerFactory.getLogger(Http2StreamHandler.class);
+
+	private static final Http2Headers CONTINUE = new DefaultHttp2Headers(false).status("100");
+
+	/** Unread request bytes read and dropped after the response, as HTTP/1.1 does; more resets the stream. */
+	private static final long DISCARD_LIMIT = 64 * 1024;
+
+	private final Http2Streams streams;
+
+	private ChannelHandlerContext ctx;
+
+	private HttpExchange exchange;
+
+	private boolean headReceived;
+
+	private boolean requestEnded;
+
+	private boolean continueExpected;
+
+	private boolean inRead;
+
+	private boolean flushPending;
+
+	private boolean paused;
+
+	private boolean resumeScheduled;
+
+	private boolean discarding;
+
+	private boolean streamClosed;
+
+	private long discarded;
+
+	private BodyTimer bodyTimer;
+
+	Http2StreamHandler(Http2Streams streams) {
+		this.streams = streams;
+	}
+
+	@Override
+	public void handlerAdded(ChannelHandlerContext ctx) {
+		this.ctx = ctx;
+	}
+
+	// Inbound
+
+	@Override
+	public void channelRead(ChannelHandlerContext ctx, Object msg) {
+		this.inRead = true;
+		if (msg instanceof Http2HeadersFrame headers) {
+			onHeaders(headers);
+		}
+		else if (msg instanceof Http2DataFrame data) {
+			onData(data);
+		}
+		else if (msg instanceof Http2ResetFrame reset) {
+			this.requestEnded = true;
+			cancelExchange(new IOException("Stream reset by the client: " + Http2Error.valueOf(reset.errorCode())));
+		}
+		else {
+			ReferenceCountUtil.release(msg);
+		}
+	}
+
+	private void onHeaders(Http2HeadersFrame frame) {
+		boolean end = frame.isEndStream();
+		if (this.headReceived) {
+			// Trailers (RFC 9113, section 8.1): the end of the body; the application has no use for their fields.
+			if (end) {
+				bodyEnded();
+			}
+			return;
+		}
+		this.headReceived = true;
+		this.requestEnded = end;
+		this.streams.connection().watch(frame.stream().id(), this);
+		ExchangeDispatcher dispatcher = this.streams.dispatcher();
+		long start = dispatcher.timed() ? System.nanoTime() : 0;
+		HttpRequest request = Http2Messages.request(frame.headers());
+		if (request == null) {
+			dispatcher.refused(this, null, HttpResponseStatus.BAD_REQUEST, refuse(HttpResponseStatus.BAD_REQUEST),
+					start);
+			return;
+		}
+		long bodyLength = end ? 0 : HttpUtil.getContentLength(request, -1L);
+		HttpExchange exchange = dispatcher.dispatch(this, request, bodyLength, start, (frame.stream().id() + 1) / 2);
+		if (exchange == null) {
+			return;
+		}
+		this.exchange = exchange;
+		this.continueExpected = HttpUtil.is100ContinueExpected(request);
+		if (end) {
+			exchange.onContent(LastHttpContent.EMPTY_LAST_CONTENT);
+		}
+		else {
+			this.bodyTimer = new BodyTimer();
+		}
+		exchange.start();
+	}
+
+	private void onData(Http2DataFrame data) {
+		boolean end = data.isEndStream();
+		HttpExchange exchange = this.exchange;
+		if (exchange == null) {
+			discard(data);
+			return;
+		}
+		if (this.bodyTimer != null) {
+			this.bodyTimer.received();
+		}
+		HttpResponseStatus refusal = exchange.onContent(new DefaultHttpContent(data.content()));
+		if (refusal != null) {
+			this.requestEnded |= end;
+			failExchange(exchange, refusal, new IOException("Request body exceeds the limit of "
+					+ this.streams.config().maxRequestBodySize() + " bytes"));
+			return;
+		}
+		if (end) {
+			bodyEnded();
+		}
+	}
+
+	private void discard(Http2DataFrame data) {
+		boolean end = data.isEndStream();
+		this.discarded += data.content().readableBytes();
+		data.release();
+		if (end) {
+			this.requestEnded = true;
+			stopBodyTimer();
+		}
+		else if (this.discarding && this.discarded > DISCARD_LIMIT) {
+			this.discarding = false;
+			stopBodyTimer();
+			resetRest();
+		}
+		else if (this.bodyTimer != null) {
+			this.bodyTimer.received();
+		}
+	}
+
+	private void bodyEnded() {
+		this.requestEnded = true;
+		stopBodyTimer();
+		if (this.exchange != null) {
+			this.exchange.onContent(LastHttpContent.EMPTY_LAST_CONTENT);
+		}
+	}
+
+	@Override
+	public void channelReadComplete(ChannelHandlerContext ctx) {
+		this.inRead = false;
+		if (this.flushPending) {
+			this.flushPending = false;
+			ctx.flush();
+		}
+	}
+
+	@Override
+	public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+		if (this.exchange != null) {
+			this.exchange.onWritabilityChanged();
+		}
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext ctx) {
+		stopBodyTimer();
+		cancelExchange(new IOException("Stream closed before the request completed"));
+		ctx.fireChannelInactive();
+	}
+
+	@Override
+	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+		Http2Error error = (cause instanceof Http2FrameStreamException streamError) ? streamError.error()
+				: (cause instanceof Http2Exception http2Error) ? http2Error.error() : null;
+		cancelExchange(cause);
+		if (error != null) {
+			// A stream error the codec hands the stream: reset it with the error's code, which closing the channel
+			// would not (it resets with CANCEL).
+			logger.debug("Resetting stream {} with {}: {}", ctx.channel(), error, cause.getMessage());
+			ctx.writeAndFlush(new DefaultHttp2ResetFrame(error)).addListener(ChannelFutureListener.CLOSE);
+			return;
+		}
+		if (cause instanceof IOException) {
+			logger.debug("Closing stream {}: {}", ctx.channel(), cause.toString());
+		}
+		else {
+			logger.warn("Closing stream {} after an unexpected error", ctx.channel(), cause);
+		}
+		ctx.close();
+	}
+
+	private void cancelExchange(Throwable cause) {
+		HttpExchange exchange = this.exchange;
+		this.exchange = null;
+		if (exchange != null) {
+			exchange.cancel(cause);
+		}
+	}
+
+	// ExchangeChannel
+
+	@Override
+	public Channel channel() {
+		return this.ctx.channel();
+	}
+
+	@Override
+	public ConnectionInfo connection() {
+		return this.streams.connection();
+	}
+
+	@Override
+	public ReactorMetrics reactor() {
+		return this.streams.connection().reactor();
+	}
+
+	@Override
+	public void prepareHead(HttpResponse head, boolean streaming) {
+		HttpHeaders headers = head.headers();
+		if (!headers.contains(HttpHeaderNames.DATE)) {
+			headers.set(HttpHeaderNames.DATE, DateHeader.now());
+		}
+		String server = this.streams.config().serverHeader();
+		if (server != null && !headers.contains(HttpHeaderNames.SERVER)) {
+			headers.set(HttpHeaderNames.SERVER, server);
+		}
+	}
+
+	@Override
+	public ChannelFuture write(Object message, boolean flush, ChannelPromise promise) {
+		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
+		if (message instanceof HttpResponse head) {
+			Http2Headers headers = Http2Messages.headers(head);
+			if (head.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+				ReferenceCountUtil.release(message);
+				this.ctx.write(new DefaultHttp2HeadersFrame(headers, false), written);
+			}
+			else if (message instanceof FullHttpResponse full && full.content().isReadable()) {
+				this.ctx.write(new DefaultHttp2HeadersFrame(headers, false), this.ctx.voidPromise());
+				this.ctx.write(new DefaultHttp2DataFrame(full.content(), true), written);
+			}
+			else {
+				boolean end = message instanceof FullHttpResponse;
+				ReferenceCountUtil.release(message);
+				this.ctx.write(new DefaultHttp2HeadersFrame(headers, end), written);
+			}
+		}
+		else if (message instanceof HttpContent content) {
+			// Trailers of a LastHttpContent are not written: the bridge writes none.
+			this.ctx.write(new DefaultHttp2DataFrame(content.content(), content instanceof LastHttpContent), written);
+		}
+		else {
+			ReferenceCountUtil.release(message);
+			written.setFailure(new IllegalArgumentException("An HTTP/2 stream cannot write " + message.getClass()));
+		}
+		if (flush) {
+			flush();
+		}
+		return written;
+	}
+
+	private void flush() {
+		if (this.inRead) {
+			this.flushPending = true;
+		}
+		else {
+			this.ctx.flush();
+		}
+	}
+
+	@Override
+	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
+		// A response complete before its request listens for its end, to reset the rest of the request.
+		ChannelPromise written = (promise != null) ? promise
+				: this.requestEnded ? this.ctx.voidPromise() : this.ctx.newPromise();
+		Http2Headers headers = this.streams.fixedResponses().headers(response);
+		byte[] body = response.body();
+		if (headRequest || body.length == 0) {
+			this.ctx.write(new DefaultHttp2HeadersFrame(headers, true), written);
+		}
+		else {
+			this.ctx.write(new DefaultHttp2HeadersFrame(headers, false), this.ctx.voidPromise());
+			this.ctx.write(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(body), true), written);
+		}
+		flush();
+		return written;
+	}
+
+	@Override
+	public ChannelFuture refuse(HttpResponseStatus status) {
+		cancelExchange(new IOException("Request refused with " + status));
+		stopBodyTimer();
+		Http2Headers headers = new DefaultHttp2Headers(false, 4).status(status.codeAsText());
+		headers.setInt(HttpHeaderNames.CONTENT_LENGTH, 0).set(HttpHeaderNames.DATE, DateHeader.now());
+		String server = this.streams.config().serverHeader();
+		if (server != null) {
+			headers.set(HttpHeaderNames.SERVER, server);
+		}
+		ChannelPromise written = this.ctx.newPromise();
+		this.ctx.write(new DefaultHttp2HeadersFrame(headers, true), written);
+		if (!this.requestEnded) {
+			written.addListener(this);
+		}
+		flush();
+		return written;
+	}
+
+	@Override
+	public void pauseReading(boolean paused) {
+		this.paused = paused;
+		if (paused) {
+			this.ctx.channel().config().setAutoRead(false);
+		}
+		else if (!this.resumeScheduled) {
+			// Not at once: the stream's channel hands over what it holds within the call, while the body's
+			// publisher is still taking the request for more.
+			this.resumeScheduled = true;
+			this.ctx.executor().execute(this);
+		}
+	}
+
+	/**
+	 * The stream closed (reset, or its connection gone). A channel that is not reading would hold its last frames
+	 * until the application asked for more body: cancel the exchange and read them, so that the channel closes.
+	 */
+	void streamClosed() {
+		if (!this.ctx.channel().config().isAutoRead()) {
+			this.streamClosed = true;
+			this.resumeScheduled = true;
+			// Not within the codec's closing of the stream.
+			this.ctx.executor().execute(this);
+		}
+	}
+
+	/** Resume reading the body, if it is still wanted or the stream closed. */
+	@Override
+	public void run() {
+		this.resumeScheduled = false;
+		if (this.streamClosed) {
+			cancelExchange(new IOException("Stream closed before the request completed"));
+		}
+		if ((!this.paused || this.streamClosed) && this.ctx.channel().isActive()) {
+			this.ctx.channel().config().setAutoRead(true);
+		}
+	}
+
+	@Override
+	public void firstRequest() {
+		// The application asked for the body: time to send 100 Continue (RFC 9110, section 10.1.1).
+		if (this.continueExpected && this.exchange != null && !this.exchange.isResponseStarted()) {
+			this.continueExpected = false;
+			this.ctx.writeAndFlush(new DefaultHttp2HeadersFrame(CONTINUE, false));
+		}
+	}
+
+	@Override
+	public void exchangeComplete(ChannelFuture lastWrite) {
+		this.exchange = null;
+		this.continueExpected = false;
+		if (this.requestEnded) {
+			stopBodyTimer();
+			return;
+		}
+		// The rest of the request is read and dropped, within a limit and the body timeout, so that a client that
+		// ends its request soon (a GET whose HEADERS did not end the stream) sees no reset.
+		this.discarding = true;
+		if (this.bodyTimer == null) {
+			this.bodyTimer = new BodyTimer();
+		}
+	}
+
+	/**
+	 * A refusal is out while the request is not over: ask the client to stop sending it (RFC 9113, section 8.1).
+	 * @param written the future of the refusal's write
+	 */
+	@Override
+	public void operationComplete(ChannelFuture written) {
+		if (written.isSuccess() && !this.requestEnded) {
+			resetRest();
+		}
+	}
+
+	private void resetRest() {
+		reset(Http2Error.NO_ERROR);
+	}
+
+	/**
+	 * Reset the stream, unless it is closed already: a reset of a closed stream (the client may have reset it while
+	 * the response was on its way) would reach the client as a reset of a stream it no longer knows.
+	 */
+	private void reset(Http2Error error) {
+		Http2Stream.State state = ((Http2StreamChannel) this.ctx.channel()).stream().state();
+		if (this.ctx.channel().isActive() && state != Http2Stream.State.CLOSED && state != Http2Stream.State.IDLE) {
+			this.ctx.writeAndFlush(new DefaultHttp2ResetFrame(error));
+		}
+	}
+
+	@Override
+	public ProtocolUpgrade upgrade() {
+		// HTTP/2 does not switch protocols (RFC 9113, section 8.6).
+		return null;
+	}
+
+	@Override
+	public void abort(Throwable cause) {
+		cancelExchange(cause);
+		stopBodyTimer();
+		reset(Http2Error.INTERNAL_ERROR);
+	}
+
+	private void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
+		boolean started = exchange.isResponseStarted();
+		this.exchange = null;
+		exchange.cancel(cause);
+		stopBodyTimer();
+		if (started) {
+			reset(Http2Error.CANCEL);
+		}
+		else {
+			this.streams.dispatcher().refused(exchange, status, refuse(status));
+		}
+	}
+
+	private void stopBodyTimer() {
+		if (this.bodyTimer != null) {
+			this.bodyTimer.stop();
+			this.bodyTimer = null;
+		}
+	}
+
+	/** @return the stream's identifier, for log lines */
+	private int streamId() {
+		return ((Http2StreamChannel) this.ctx.channel()).stream().id();
+	}
+
+	/**
+	 * The stall timeout of a request body ({@code khamsin.body-read-timeout}), made only for a request with a body.
+	 * One task is scheduled at a time; a deadline that moves is only written to a field.
+	 */
+	private final class BodyTimer implements Runnable {
+
+		private final long timeoutNanos = Http2StreamHandler.this.streams.config().bodyReadTimeout().toNanos();
+
+		private long deadline = System.nanoTime() + this.timeoutNanos;
+
+		private ScheduledFuture<?> future = schedule(this.timeoutNanos);
+
+		private ScheduledFuture<?> schedule(long delayNanos) {
+			return Http2StreamHandler.this.ctx.executor().schedule(this, delayNanos, TimeUnit.NANOSECONDS);
+		}
+
+		void received() {
+			this.deadline = System.nanoTime() + this.timeoutNanos;
+		}
+
+		void stop() {
+			this.future.cancel(false);
+		}
+
+		@Override
+		public void run() {
+			if (Http2StreamHandler.this.bodyTimer != this) {
+				return;
+			}
+			HttpExchange exchange = Http2StreamHandler.this.exchange;
+			long left = this.deadline - System.nanoTime();
+			if (left > 0 || (exchange != null && exchange.isBodyPaused())) {
+				// The application is slow to read, not the client to send: wait for it.
+				this.future = schedule((left > 0) ? left : this.timeoutNanos);
+				return;
+			}
+			Http2StreamHandler.this.bodyTimer = null;
+			if (exchange == null) {
+				// The response is out and the rest of the request stalled: stop waiting for it.
+				Http2StreamHandler.this.discarding = false;
+				resetRest();
+				return;
+			}
+			Http2StreamHandler.this.streams.guards().increment(Guard.BODY_READ_TIMEOUT);
+			logger.debug("Request body of stream {} stalled for khamsin.body-read-timeout ({}): 408", streamId(),
+					Http2StreamHandler.this.streams.config().bodyReadTimeout());
+			failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT,
+					new IOException("Request body stalled for " + Http2StreamHandler.this.streams.config().bodyReadTimeout()));
+		}
+
+	}
+
+}
