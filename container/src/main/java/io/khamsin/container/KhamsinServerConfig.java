@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.khamsin.container.accesslog.AccessLogConfig;
+import io.khamsin.container.cache.DefaultPageCache;
 
 /**
  * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in
@@ -30,12 +31,15 @@ import io.khamsin.container.accesslog.AccessLogConfig;
  * @param fixedResponses answers given without entering the handler, each for one path (see {@link FixedResponse})
  * @param customizers customizers of the Netty bootstrap, applied in order
  * @param accessLog the access log
+ * @param pageCache the page cache that answers cacheable requests before the handler, or {@code null} for none;
+ * the server uses it and does not close it (its owner does, so that it can outlive a restart and be purged from
+ * outside)
  */
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
 		String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
-		AccessLogConfig accessLog) {
+		AccessLogConfig accessLog, DefaultPageCache pageCache) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -144,6 +148,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.fixedResponses.addAll(this.fixedResponses);
 		builder.customizers.addAll(this.customizers);
 		builder.accessLog = this.accessLog;
+		builder.pageCache = this.pageCache;
 		return builder;
 	}
 
@@ -183,6 +188,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private final List<KhamsinServerCustomizer> customizers = new ArrayList<>();
 
 		private AccessLogConfig accessLog = AccessLogConfig.disabled();
+
+		private DefaultPageCache pageCache;
 
 		private Builder() {
 		}
@@ -283,11 +290,22 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 			return this;
 		}
 
+		/**
+		 * The page cache in front of the handler (default: none). A cache whose configuration is not enabled is
+		 * not looked up at all.
+		 * @param pageCache the cache, or {@code null}
+		 * @return this builder
+		 */
+		public Builder pageCache(DefaultPageCache pageCache) {
+			this.pageCache = pageCache;
+			return this;
+		}
+
 		public KhamsinServerConfig build() {
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
 					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
-					this.fixedResponses, this.customizers, this.accessLog);
+					this.fixedResponses, this.customizers, this.accessLog, this.pageCache);
 		}
 
 	}

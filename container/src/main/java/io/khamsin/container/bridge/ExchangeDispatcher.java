@@ -23,6 +23,8 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
+import io.khamsin.container.cache.DefaultPageCache;
+import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
@@ -32,7 +34,8 @@ import io.khamsin.container.metrics.Route;
 /**
  * The exchange stage, one for every protocol: what happens to a request head once its protocol has decoded it. In
  * order: the request's guards (an expectation, the announced size of its body), a fixed response, the server-wide
- * {@code OPTIONS *} (and later the page cache), and otherwise an {@link HttpExchange} with the Spring handler. It
+ * {@code OPTIONS *}, the page cache ({@link PageCacheStage}, when the server has one), and otherwise an
+ * {@link HttpExchange} with the Spring handler. It
  * keeps the request's clock (from the head's first byte to the last byte of the answer handed to the kernel), counts
  * it on its reactor, and writes its access log line, for the answers it gives itself, for the refusals of the
  * protocols and for the exchanges alike. One per server, shared by its connections; it holds no state of a request.
@@ -55,6 +58,8 @@ public final class ExchangeDispatcher {
 
 	private final boolean timed;
 
+	private final PageCacheStage pageCache;
+
 	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
 	private final Map<ByteBufAllocator, NettyDataBufferFactory> otherFactories = new ConcurrentHashMap<>();
@@ -70,6 +75,8 @@ public final class ExchangeDispatcher {
 		this.fixedResponses = FixedResponseTable.of(context.config().fixedResponses(), context.config().serverHeader());
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
+		DefaultPageCache cache = context.config().pageCache();
+		this.pageCache = (cache != null && cache.config().enabled()) ? new PageCacheStage(this, cache) : null;
 	}
 
 	/** @return the fixed responses, for each protocol to encode once */
@@ -117,12 +124,25 @@ public final class ExchangeDispatcher {
 			answerAsteriskForm(channel, request, startNanos);
 			return null;
 		}
-		// The page cache joins here, for every protocol: a hit is answered as a fixed response is, a miss goes on
-		// to the exchange, whose response the cache stores on its way out.
-		ConnectionInfo connection = channel.connection();
+		// The page cache, for every protocol: a hit is answered as a fixed response is, a miss goes on to the
+		// exchange, whose response the cache stores on its way out.
+		PageCacheStage pageCache = this.pageCache;
+		if (pageCache != null) {
+			return pageCache.dispatch(channel, request, startNanos, sequence);
+		}
+		return exchange(channel, request, startNanos, sequence, null);
+	}
+
+	/**
+	 * The exchange of a request that goes to the handler, or its refusal when its target is not a URI.
+	 * @param pending the page-cache lookup the exchange waits for before the handler starts, or {@code null}
+	 * @return the exchange, or {@code null} when the request was refused
+	 */
+	HttpExchange exchange(ExchangeChannel channel, HttpRequest request, long startNanos, long sequence,
+			Lookup.Deferred pending) {
 		URI uri;
 		try {
-			uri = RequestUris.current().uriOf(request, connection);
+			uri = RequestUris.current().uriOf(request, channel.connection());
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
 			refuse(channel, request, RequestGuards.refuseTarget(request, ex.getMessage(), this.guards), startNanos);
@@ -130,7 +150,29 @@ public final class ExchangeDispatcher {
 		}
 		channel.reactor().requestStarted();
 		return new HttpExchange(this, channel, request, uri, bufferFactory(channel.channel().alloc()), sequence,
-				startNanos);
+				startNanos, pending, false);
+	}
+
+	/**
+	 * The exchange of a render no client waits for (a stale page rendered again for the page cache): neither
+	 * counted nor logged.
+	 * @return the exchange, or {@code null} when the request's target is not a URI
+	 */
+	HttpExchange background(ExchangeChannel channel, HttpRequest request) {
+		URI uri;
+		try {
+			uri = RequestUris.current().uriOf(request, channel.connection());
+		}
+		catch (URISyntaxException | IllegalArgumentException ex) {
+			return null;
+		}
+		return new HttpExchange(this, channel, request, uri, bufferFactory(channel.channel().alloc()), 0,
+				System.nanoTime(), null, true);
+	}
+
+	/** @return the page cache's stage, or {@code null} when the server has no enabled page cache */
+	PageCacheStage pageCache() {
+		return this.pageCache;
 	}
 
 	/**
@@ -183,6 +225,9 @@ public final class ExchangeDispatcher {
 	 * logged.
 	 */
 	void written(HttpExchange exchange, ChannelFuture lastWrite) {
+		if (exchange.isBackground()) {
+			return;
+		}
 		if (lastWrite == null || lastWrite.isVoid()) {
 			exchange.reactor().requestEnded();
 			return;
@@ -194,6 +239,9 @@ public final class ExchangeDispatcher {
 
 	/** An exchange's last write completed, well or not. */
 	void completed(HttpExchange exchange, ChannelFuture lastWrite) {
+		if (exchange.isBackground()) {
+			return;
+		}
 		if (lastWrite.isSuccess()) {
 			exchange.reactor()
 				.requestEnded(exchange.connection().protocol(), exchange.status(), exchange.route(), RequestPath.HANDLER,
@@ -206,6 +254,9 @@ public final class ExchangeDispatcher {
 
 	/** An exchange was cancelled before its response was out. */
 	void cancelled(HttpExchange exchange) {
+		if (exchange.isBackground()) {
+			return;
+		}
 		exchange.reactor().requestEnded();
 	}
 
@@ -245,7 +296,12 @@ public final class ExchangeDispatcher {
 		channel.exchangeComplete(write);
 	}
 
-	private void log(ChannelFuture write, HttpRequest request, ConnectionInfo connection, int status,
+	/** @return whether answers are written to an access log */
+	boolean logs() {
+		return this.accessLog != null;
+	}
+
+	void log(ChannelFuture write, HttpRequest request, ConnectionInfo connection, int status,
 			String contentLength, long startNanos) {
 		if (this.accessLog != null && !write.isVoid()) {
 			this.accessLog.log(write, request, connection.remoteAddress(), status, contentLength, startNanos);
