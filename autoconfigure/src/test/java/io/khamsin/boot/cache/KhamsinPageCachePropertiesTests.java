@@ -43,6 +43,7 @@ class KhamsinPageCachePropertiesTests {
 		assertThat(properties.compressibleTypes()).isEqualTo(PageCacheConfig.DEFAULT_COMPRESSIBLE_TYPES);
 		assertThat(properties.offLoopVariantSize().toBytes()).isEqualTo(PageCacheConfig.DEFAULT_OFF_LOOP_VARIANT_SIZE);
 		assertThat(properties.shared().toConfig()).isEqualTo(io.khamsin.container.cache.SharedTierConfig.defaults());
+		assertThat(properties.localTier()).isEqualTo(PageCacheConfig.DEFAULT_LOCAL_TIER);
 	}
 
 	@Test
