@@ -16,6 +16,7 @@ import io.khamsin.container.cache.CacheRequest;
 import io.khamsin.container.cache.CachingExchangeChannel;
 import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.cache.Lookup;
+import io.khamsin.container.cache.PathScope;
 import io.khamsin.container.cache.Ticket;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.RequestPath;
@@ -28,7 +29,8 @@ import io.khamsin.container.metrics.Route;
  * never entering the handler; a miss goes to the handler through a tap that stores its response; a deferred lookup
  * becomes an exchange its protocol holds as any other until the lookup ends; a stale hit that asks for it is
  * rendered again in the background, its response written nowhere but into the cache. Present only when the server
- * has an enabled page cache, so that the requests of a server without one are not looked up at all.
+ * has an enabled page cache, so that the requests of a server without one are not looked up at all; a request
+ * outside the cache's paths ({@code khamsin.page-cache.paths}) costs a prefix comparison.
  */
 final class PageCacheStage {
 
@@ -36,9 +38,12 @@ final class PageCacheStage {
 
 	private final DefaultPageCache cache;
 
+	private final PathScope paths;
+
 	PageCacheStage(ExchangeDispatcher dispatcher, DefaultPageCache cache) {
 		this.dispatcher = dispatcher;
 		this.cache = cache;
+		this.paths = PathScope.of(cache.config().paths());
 	}
 
 	/**
@@ -46,6 +51,9 @@ final class PageCacheStage {
 	 * @return the exchange, or {@code null} when the request was answered or refused here
 	 */
 	HttpExchange dispatch(ExchangeChannel channel, HttpRequest request, long startNanos, long sequence) {
+		if (!this.paths.includes(request.uri())) {
+			return this.dispatcher.exchange(channel, request, startNanos, sequence, null);
+		}
 		Lookup lookup = this.cache.lookup(CacheRequest.of(request, channel.connection().scheme()),
 				channel.channel().eventLoop());
 		if (lookup instanceof Lookup.Hit hit) {

@@ -363,6 +363,22 @@ class PageCacheServerTests {
 	}
 
 	@Test
+	void requestsOutsideTheCachesPathsAreNotLookedUp() throws Exception {
+		start((config) -> config.paths(List.of("/page/**")));
+		for (int i = 0; i < 2; i++) {
+			get("/other/1");
+			get("/page/1");
+		}
+		assertThat(this.pages.renders("/other/1")).isEqualTo(2);
+		assertThat(this.pages.renders("/page/1")).isEqualTo(1);
+		PageCacheFigures figures = this.cache.figures();
+		assertThat(figures.requests(CacheResult.MISS) + figures.requests(CacheResult.HIT)
+				+ figures.requests(CacheResult.BYPASS) + figures.requests(CacheResult.UNCACHEABLE))
+			.as("only /page/1 was looked up")
+			.isEqualTo(2);
+	}
+
+	@Test
 	void aServerWithoutAnEnabledPageCacheRendersEveryRequest() throws Exception {
 		this.cache = DefaultPageCache.builder(PageCacheConfig.defaults()).build();
 		this.server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).pageCache(this.cache).build(),
