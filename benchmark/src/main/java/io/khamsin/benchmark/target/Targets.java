@@ -25,8 +25,9 @@ import io.khamsin.benchmark.os.TransportProbe;
 public final class Targets {
 
 	/** Every target name, in report order. */
-	public static final List<String> ALL = List.of("khamsin", "khamsin-fixed", "khamsin-no-metrics",
-			"khamsin-access-log", "khamsin-page-render", "khamsin-page-fixed", "khamsin-page-shared", "reactor-netty", "reactor-netty-iouring", "tomcat", "jetty", "netty-raw", "vertx",
+	public static final List<String> ALL = List.of("khamsin", "khamsin-before", "khamsin-fixed", "khamsin-no-metrics",
+			"khamsin-access-log", "khamsin-page-render", "khamsin-page-fixed", "khamsin-page-shared", "reactor-netty",
+			"reactor-netty-iouring", "tomcat", "jetty", "netty-raw", "vertx",
 			"nginx");
 
 	/** The Spring Boot targets: the sample app on each container. */
@@ -96,6 +97,20 @@ public final class Targets {
 						Targets::accessLogArgs, FEATURE_COST_SCENARIOS, null, Set.of(Wire.HTTP1)));
 				PageCacheTargets.addTo(found, built, missing);
 			}
+		}
+		String before = (built != null) ? built.getProperty("khamsin-before.classpath") : null;
+		if (before != null) {
+			String commit = built.getProperty("khamsin-before.commit", "another commit");
+			found.put("khamsin-before", new TargetSpec("khamsin-before", true,
+					boot("khamsin-before", before, built.getProperty("khamsin-before.main"),
+							built.getProperty("khamsin-before.source", "sample-app"), (launch) -> List.of(), Set.of(), null,
+							Set.of(Wire.values())).command(),
+					"the sample app on the khamsin starter of commit " + commit + " (--baseline), to compare a change "
+							+ "with what it replaced in one run",
+					before, Set.of(), null, Set.of(Wire.values())));
+		}
+		else if (built != null && built.getProperty("khamsin-before.missing") != null) {
+			missing.put("khamsin-before", built.getProperty("khamsin-before.missing"));
 		}
 		if (!found.containsKey("khamsin")) {
 			for (String variant : KHAMSIN_VARIANTS) {

@@ -96,6 +96,27 @@ class TargetsTests {
 	}
 
 	@Test
+	void aBaselineBuildIsTheKhamsinTargetOfAnotherCommitRightAfterKhamsin() {
+		Properties built = new Properties();
+		built.setProperty("khamsin.classpath", "app.jar");
+		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		built.setProperty("khamsin-before.classpath", "before.jar");
+		built.setProperty("khamsin-before.main", "io.khamsin.sample.SampleApplication");
+		built.setProperty("khamsin-before.commit", "4b2a7d2");
+
+		Map<String, TargetSpec> targets = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>()));
+
+		assertThat(List.copyOf(targets.keySet())).startsWith("khamsin", "khamsin-before");
+		assertThat(targets.get("khamsin-before").description()).contains("commit 4b2a7d2");
+		assertThat(targets.get("khamsin-before").command().apply(LAUNCH)).contains("before.jar", "--server.port=18080");
+		Map<String, String> missing = new LinkedHashMap<>();
+		built.remove("khamsin-before.classpath");
+		built.setProperty("khamsin-before.missing", "no commit nope");
+		assertThat(byName(Targets.available(built, "bench.jar", missing))).doesNotContainKey("khamsin-before");
+		assertThat(missing).containsEntry("khamsin-before", "no commit nope");
+	}
+
+	@Test
 	void withoutTheKhamsinBuildEachVariantSaysWhatItNeeds() {
 		Map<String, String> missing = new LinkedHashMap<>();
 

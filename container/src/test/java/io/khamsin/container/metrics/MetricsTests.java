@@ -228,14 +228,17 @@ class MetricsTests {
 
 	}
 
+	private static final Duration IDLE_BEFORE_REQUEST = Duration.ofMillis(300);
+
 	@Test
 	void latencyStartsAtTheFirstByteOfTheRequestHead() throws Exception {
 		start(MetricsConfig.defaults());
 		long sent;
 		long clientSide;
 		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
-			// The client's clock starts before its first byte leaves and stops after the answer arrived, so the
-			// server's, from first byte in to last byte out, lies within it.
+			// The connection sits idle before its request: that time is not the request's.
+			Thread.sleep(IDLE_BEFORE_REQUEST.toMillis());
+			// The client's clock starts before its first byte leaves and stops once the answer arrived.
 			sent = System.nanoTime();
 			connection.send("GET /items/1 HTTP/1.1\r\n");
 			// The client is slow to finish its head: that time is part of the request's latency.
@@ -248,9 +251,12 @@ class MetricsTests {
 			Histogram items = histogram(this.server.metrics().latency().sinceStart(), "2xx", "/items/{id}");
 			assertThat(items).isNotNull();
 			// Timed from the head's end it would be a millisecond; the server may read the first byte late on a
-			// busy machine, so only half the client's pause is required.
+			// busy machine, so only half the client's pause is required. The server's clock stops when its write
+			// has completed, which on a busy machine can be a little after the client read the answer: a slack
+			// of a third of the idle time, which a clock started at the connection's accept would exceed.
 			assertThat(items.getMaxValue()).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos())
-				.isLessThanOrEqualTo(items.highestEquivalentValue(clientSide));
+				.isLessThanOrEqualTo(items.highestEquivalentValue(clientSide
+						+ IDLE_BEFORE_REQUEST.toNanos() / 3));
 		});
 	}
 

@@ -1,0 +1,178 @@
+package io.khamsin.container.compression;
+
+import java.util.List;
+
+/**
+ * The choice of a content coding from a request's {@code Accept-Encoding} (RFC 9110 section 12.5.3). A coding is
+ * acceptable when the client names it, or names {@code *}, with a q-value above zero; among the acceptable codings
+ * the highest q-value wins and the server's order breaks ties. {@code identity} wins only when the client names it
+ * (or gives {@code *} the weight) with a higher q-value than the best coding. No header, an empty one, or nothing
+ * acceptable means identity: RFC 9110 allows any coding when the header is absent, but clients that send none
+ * (curl without {@code --compressed}, health checks) expect an uncompressed body, which is also what the other
+ * containers send.
+ * <p>
+ * The header is parsed in place, with no allocation: a request's {@code Accept-Encoding} is parsed on every
+ * response that could be compressed.
+ */
+final class AcceptEncoding {
+
+	private static final int UNSET = -1;
+
+	private AcceptEncoding() {
+	}
+
+	/**
+	 * The coding to answer with.
+	 * @param values the {@code Accept-Encoding} header values of the request (several lines are one list)
+	 * @param offered the codings the server offers, most preferred first
+	 * @return the coding, or {@code null} for identity
+	 */
+	static ContentCoding negotiate(List<String> values, List<ContentCoding> offered) {
+		if (values.isEmpty()) {
+			return null;
+		}
+		int zstd = UNSET;
+		int br = UNSET;
+		int gzip = UNSET;
+		int star = UNSET;
+		int identity = UNSET;
+		for (String value : values) {
+			int length = value.length();
+			int start = 0;
+			while (start <= length) {
+				int end = value.indexOf(',', start);
+				if (end < 0) {
+					end = length;
+				}
+				int semicolon = value.indexOf(';', start);
+				int tokenEnd = (semicolon >= 0 && semicolon < end) ? semicolon : end;
+				int tokenStart = skipSpace(value, start, tokenEnd);
+				tokenEnd = trimEnd(value, tokenStart, tokenEnd);
+				if (tokenStart < tokenEnd) {
+					int weight = (tokenEnd < end) ? weight(value, tokenEnd + 1, end) : 1000;
+					if (weight != UNSET) {
+						int tokenLength = tokenEnd - tokenStart;
+						if (tokenLength == 1 && value.charAt(tokenStart) == '*') {
+							star = Math.max(star, weight);
+						}
+						else if (matches(value, tokenStart, tokenLength, "identity")) {
+							identity = Math.max(identity, weight);
+						}
+						else if (matches(value, tokenStart, tokenLength, "zstd")) {
+							zstd = Math.max(zstd, weight);
+						}
+						else if (matches(value, tokenStart, tokenLength, "br")) {
+							br = Math.max(br, weight);
+						}
+						else if (matches(value, tokenStart, tokenLength, "gzip")
+								|| matches(value, tokenStart, tokenLength, "x-gzip")) {
+							gzip = Math.max(gzip, weight);
+						}
+					}
+				}
+				start = end + 1;
+			}
+		}
+		ContentCoding best = null;
+		int bestWeight = 0;
+		for (ContentCoding coding : offered) {
+			int weight = switch (coding) {
+				case ZSTD -> zstd;
+				case BR -> br;
+				case GZIP -> gzip;
+			};
+			if (weight == UNSET) {
+				weight = (star != UNSET) ? star : 0;
+			}
+			if (weight > bestWeight && coding.isAvailable()) {
+				best = coding;
+				bestWeight = weight;
+			}
+		}
+		if (best != null && identity > bestWeight) {
+			return null;
+		}
+		return best;
+	}
+
+	/**
+	 * The q-value of the parameters in {@code [from, to)}, in thousandths; 1000 when there is no {@code q}
+	 * parameter, {@link #UNSET} when it is malformed (the element is then ignored).
+	 */
+	private static int weight(String value, int from, int to) {
+		int weight = 1000;
+		int start = from;
+		while (start < to) {
+			int end = value.indexOf(';', start);
+			if (end < 0 || end > to) {
+				end = to;
+			}
+			int nameStart = skipSpace(value, start, end);
+			int paramEnd = trimEnd(value, nameStart, end);
+			if (paramEnd - nameStart >= 2 && (value.charAt(nameStart) == 'q' || value.charAt(nameStart) == 'Q')) {
+				int equals = skipSpace(value, nameStart + 1, paramEnd);
+				if (equals < paramEnd && value.charAt(equals) == '=') {
+					weight = qvalue(value, skipSpace(value, equals + 1, paramEnd), paramEnd);
+					if (weight == UNSET) {
+						return UNSET;
+					}
+				}
+			}
+			start = end + 1;
+		}
+		return weight;
+	}
+
+	/** qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ) (RFC 9110 section 12.4.2). */
+	private static int qvalue(String value, int from, int to) {
+		if (from >= to) {
+			return UNSET;
+		}
+		char first = value.charAt(from);
+		if (first != '0' && first != '1') {
+			return UNSET;
+		}
+		int thousandths = 0;
+		if (from + 1 < to) {
+			if (value.charAt(from + 1) != '.' || to - (from + 2) > 3) {
+				return UNSET;
+			}
+			int scale = 100;
+			for (int i = from + 2; i < to; i++) {
+				char digit = value.charAt(i);
+				if (digit < '0' || digit > '9') {
+					return UNSET;
+				}
+				thousandths += (digit - '0') * scale;
+				scale /= 10;
+			}
+		}
+		if (first == '1') {
+			return (thousandths == 0) ? 1000 : UNSET;
+		}
+		return thousandths;
+	}
+
+	private static boolean matches(String value, int start, int length, String token) {
+		return length == token.length() && value.regionMatches(true, start, token, 0, length);
+	}
+
+	private static int skipSpace(String value, int from, int to) {
+		while (from < to && isSpace(value.charAt(from))) {
+			from++;
+		}
+		return from;
+	}
+
+	private static int trimEnd(String value, int from, int to) {
+		while (to > from && isSpace(value.charAt(to - 1))) {
+			to--;
+		}
+		return to;
+	}
+
+	private static boolean isSpace(char c) {
+		return c == ' ' || c == '\t';
+	}
+
+}
