@@ -20,6 +20,7 @@ import org.springframework.util.ClassUtils;
 
 import io.khamsin.boot.autoconfigure.KhamsinReactiveWebServerAutoConfiguration;
 import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.cache.CompressedVariantEncoder;
 import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.cache.PageCacheConfig;
 import io.khamsin.container.cache.SharedTier;
@@ -29,7 +30,7 @@ import io.khamsin.container.cache.VariantEncoder;
  * {@link EnableAutoConfiguration Auto-configuration} of khamsin's page cache when
  * {@code khamsin.page-cache.enabled=true}: the {@link DefaultPageCache} bean (the {@code PageCache} an application
  * purges through, and the one the server looks requests up in), its compressed-variant encoders from the
- * {@link VariantEncoder} beans (gzip when there are none), and with {@code khamsin.page-cache.shared.enabled=true}
+ * {@link VariantEncoder} beans (when there are none: zstd, br and gzip, those whose library loads), and with {@code khamsin.page-cache.shared.enabled=true}
  * its fleet tier on the application's own Lettuce connection to Redis ({@code spring.data.redis.*}).
  */
 @AutoConfiguration(before = KhamsinReactiveWebServerAutoConfiguration.class,
@@ -58,9 +59,7 @@ public final class KhamsinPageCacheAutoConfiguration {
 		}
 		DefaultPageCache.Builder builder = DefaultPageCache.builder(config);
 		List<VariantEncoder> variantEncoders = encoders.orderedStream().toList();
-		if (!variantEncoders.isEmpty()) {
-			builder.encoders(variantEncoders);
-		}
+		builder.encoders(variantEncoders.isEmpty() ? CompressedVariantEncoder.available() : variantEncoders);
 		if (config.shared().enabled()) {
 			builder.sharedTier(requireSharedTier(sharedTier, context.getClassLoader()));
 		}

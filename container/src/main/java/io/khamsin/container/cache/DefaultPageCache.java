@@ -814,8 +814,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		}
 
 		/**
-		 * The encoders of compressed variants, most preferred first (default: gzip). Put Brotli and Zstandard from
-		 * the {@code compression} package in front of gzip.
+		 * The encoders of compressed variants, most preferred first (default: gzip). For Brotli and Zstandard too:
+		 * {@link CompressedVariantEncoder#available()}.
 		 * @param encoders the encoders
 		 * @return this builder
 		 */

@@ -17,6 +17,7 @@ import java.util.function.UnaryOperator;
 
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,8 +67,12 @@ class PageCacheServerTests {
 	}
 
 	private void start(UnaryOperator<PageCacheConfig.Builder> settings) {
+		start(settings, List.of(new GzipVariantEncoder()));
+	}
+
+	private void start(UnaryOperator<PageCacheConfig.Builder> settings, List<VariantEncoder> encoders) {
 		PageCacheConfig config = settings.apply(PageCacheConfig.builder().enabled(true)).build();
-		this.cache = DefaultPageCache.builder(config).clock(this.now::get).build();
+		this.cache = DefaultPageCache.builder(config).clock(this.now::get).encoders(encoders).build();
 		this.server = KhamsinServer.create(KhamsinServerConfig.builder()
 			.reactors(2)
 			.serverHeader("khamsin-test")
@@ -313,6 +318,26 @@ class PageCacheServerTests {
 		assertThat(length).isLessThan(CachedPages.PAGE_SIZE / 2);
 		assertThat(Files.readAllBytes(decoded)).isEqualTo(Files.readAllBytes(identity));
 		assertThat(this.pages.renders("/page/zipped")).isEqualTo(1);
+	}
+
+	@Test
+	void curlDecodesTheBrotliAndZstandardVariantsToTheIdentityBody() throws Exception {
+		start(UnaryOperator.identity(), CompressedVariantEncoder.available());
+		Path identity = this.dir.resolve("identity.html");
+		curl("-o", identity.toString(), url("/page/coded"));
+		for (String coding : List.of("br", "zstd")) {
+			Assumptions.assumeTrue(CompressedVariantEncoder.available().stream()
+				.anyMatch((encoder) -> encoder.coding().token().equals(coding)), coding + " does not load here");
+			Path decoded = this.dir.resolve("decoded." + coding);
+			CommandLine.Result compressed = await().atMost(WAIT).until(
+					() -> curl("--compressed", "-H", "Accept-Encoding: " + coding, "-o", decoded.toString(),
+							url("/page/coded")),
+					(result) -> result.output().toLowerCase().contains("content-encoding: " + coding));
+			assertThat(compressed.output()).containsIgnoringCase("age: ");
+			assertThat(Files.readAllBytes(decoded)).as(coding).isEqualTo(Files.readAllBytes(identity));
+		}
+		assertThat(this.pages.renders("/page/coded")).isEqualTo(1);
+		assertThat(this.cache.figures().variants()).isEqualTo(2);
 	}
 
 	@Test
