@@ -12,6 +12,7 @@ import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.cache.DefaultPageCache;
 
 /**
  * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in
@@ -38,13 +39,16 @@ import io.khamsin.container.http2.Http2Config;
  * @param compression the compression of response bodies
  * @param forwarded whether and from which proxies {@code Forwarded} and {@code X-Forwarded-*} headers are applied
  * @param http2 HTTP/2: whether it is served, its settings and its abuse limits
+ * @param pageCache the page cache that answers cacheable requests before the handler, or {@code null} for none;
+ * the server uses it and does not close it (its owner does, so that it can outlive a restart and be purged from
+ * outside)
  */
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
 		String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
 		AccessLogConfig accessLog, TlsConfig tls, CompressionConfig compression, ForwardedConfig forwarded,
-		Http2Config http2) {
+		Http2Config http2, DefaultPageCache pageCache) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -166,6 +170,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.compression = this.compression;
 		builder.forwarded = this.forwarded;
 		builder.http2 = this.http2;
+		builder.pageCache = this.pageCache;
 		return builder;
 	}
 
@@ -213,6 +218,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private ForwardedConfig forwarded = ForwardedConfig.disabled();
 
 		private Http2Config http2 = Http2Config.defaults();
+
+		private DefaultPageCache pageCache;
 
 		private Builder() {
 		}
@@ -353,12 +360,23 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 			return this;
 		}
 
+		/**
+		 * The page cache in front of the handler (default: none). A cache whose configuration is not enabled is
+		 * not looked up at all.
+		 * @param pageCache the cache, or {@code null}
+		 * @return this builder
+		 */
+		public Builder pageCache(DefaultPageCache pageCache) {
+			this.pageCache = pageCache;
+			return this;
+		}
+
 		public KhamsinServerConfig build() {
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
 					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
 					this.fixedResponses, this.customizers, this.accessLog, this.tls, this.compression, this.forwarded,
-					this.http2);
+					this.http2, this.pageCache);
 		}
 
 	}

@@ -37,6 +37,10 @@ import io.khamsin.container.cache.SharedTierConfig;
  * @param compressibleTypes Content types (prefixes) whose entries get compressed variants.
  * @param offLoopVariantSize Bodies larger than this are compressed off the event loop.
  * @param shared The shared (fleet) tier on Redis.
+ * @param paths Path patterns (such as /page/**) whose requests are looked up; other requests go to the application
+ * without a lookup. Empty: every path.
+ * @param localTier Whether entries are kept in this instance's memory; off (with the shared tier on), every hit is
+ * read from Redis and nothing is served stale.
  */
 @ConfigurationProperties("khamsin.page-cache")
 public record KhamsinPageCacheProperties(@DefaultValue("false") boolean enabled,
@@ -47,10 +51,12 @@ public record KhamsinPageCacheProperties(@DefaultValue("false") boolean enabled,
 		@DefaultValue("5s") Duration waitTimeout, @DefaultValue("Cache-Tag") String tagHeader,
 		@DefaultValue({ "text/", "application/json", "application/javascript", "application/xml",
 				"application/xhtml+xml", "image/svg+xml" }) List<String> compressibleTypes,
-		@DefaultValue("16KB") DataSize offLoopVariantSize, @DefaultValue Shared shared) {
+		@DefaultValue("16KB") DataSize offLoopVariantSize, @DefaultValue Shared shared, List<String> paths,
+		@DefaultValue("true") boolean localTier) {
 
 	public KhamsinPageCacheProperties {
 		rules = (rules != null) ? List.copyOf(rules) : List.of();
+		paths = (paths != null) ? List.copyOf(paths) : List.of();
 	}
 
 	/**
@@ -116,6 +122,8 @@ public record KhamsinPageCacheProperties(@DefaultValue("false") boolean enabled,
 			.compressibleTypes(this.compressibleTypes)
 			.offLoopVariantSize(Math.toIntExact(this.offLoopVariantSize.toBytes()))
 			.shared(this.shared.toConfig())
+			.paths(this.paths)
+			.localTier(this.localTier)
 			.build();
 	}
 

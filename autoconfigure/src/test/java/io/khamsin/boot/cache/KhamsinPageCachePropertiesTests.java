@@ -43,6 +43,8 @@ class KhamsinPageCachePropertiesTests {
 		assertThat(properties.compressibleTypes()).isEqualTo(PageCacheConfig.DEFAULT_COMPRESSIBLE_TYPES);
 		assertThat(properties.offLoopVariantSize().toBytes()).isEqualTo(PageCacheConfig.DEFAULT_OFF_LOOP_VARIANT_SIZE);
 		assertThat(properties.shared().toConfig()).isEqualTo(io.khamsin.container.cache.SharedTierConfig.defaults());
+		assertThat(properties.localTier()).isEqualTo(PageCacheConfig.DEFAULT_LOCAL_TIER);
+		assertThat(properties.paths()).isEqualTo(PageCacheConfig.defaults().paths());
 	}
 
 	@Test
@@ -51,7 +53,8 @@ class KhamsinPageCachePropertiesTests {
 				"khamsin.page-cache.max-size", "8MB", "khamsin.page-cache.rules[0].path", "/page/**",
 				"khamsin.page-cache.rules[0].ttl", "30s", "khamsin.page-cache.rules[1].path", "/api/**",
 				"khamsin.page-cache.statuses", "200,410", "khamsin.page-cache.stale-while-revalidate", "1m",
-				"khamsin.page-cache.shared.enabled", "true", "khamsin.page-cache.shared.timeout", "20ms"))
+				"khamsin.page-cache.shared.enabled", "true", "khamsin.page-cache.shared.timeout", "20ms",
+				"khamsin.page-cache.paths", "/page/**,/static/**"))
 			.toConfig();
 		assertThat(config.enabled()).isTrue();
 		assertThat(config.maxSize()).isEqualTo(8 * 1024 * 1024);
@@ -61,6 +64,7 @@ class KhamsinPageCachePropertiesTests {
 		assertThat(config.staleWhileRevalidate()).isEqualTo(Duration.ofMinutes(1));
 		assertThat(config.shared().enabled()).isTrue();
 		assertThat(config.shared().timeout()).isEqualTo(Duration.ofMillis(20));
+		assertThat(config.paths()).containsExactly("/page/**", "/static/**");
 	}
 
 	@Test

@@ -28,6 +28,7 @@ public final class Scenarios {
 		add(new H2StreamsScenario("h2-streams-tls", Wire.H2));
 		add(new RateScenario("download-64k", Route.FILE_64K, 5, 16, false));
 		add(new RateScenario("download-1m", Route.FILE_1M, 20, 8, false));
+		add(new CacheHitScenario());
 		add(new IdleConnectionsScenario());
 		add(new StartupScenario());
 		add(new MemoryAtRestScenario());

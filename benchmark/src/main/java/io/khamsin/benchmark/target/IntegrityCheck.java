@@ -106,6 +106,11 @@ public final class IntegrityCheck {
 				return Result.failed(route, what + "body is not the expected JSON" + preview(body));
 			}
 		}
+		else if (route.expected().prefix()) {
+			if (body.length < expected.length || !Arrays.equals(body, 0, expected.length, expected, 0, expected.length)) {
+				return Result.failed(route, what + "body does not start as expected" + preview(body));
+			}
+		}
 		else if (!Arrays.equals(body, expected)) {
 			return Result.failed(route, what + "body of " + body.length + " bytes differs from the expected "
 					+ expected.length + " bytes" + preview(body));

@@ -29,6 +29,13 @@ public record Route(String name, String method, String path, byte[] requestBody,
 	/** {@code GET /files/1m.bin}: 200, application/octet-stream, the file's bytes. */
 	public static final Route FILE_1M = file(Payloads.FILE_1M, 1024 * 1024);
 
+	/**
+	 * {@code GET /page/1}: 200, text/html, the sample app's product page of about 50 KB (its render fingerprint
+	 * differs per render, its length does not), answered by the page cache once rendered.
+	 */
+	public static final Route PAGE = new Route("page", "GET", "/page/1", new byte[0], "text/html",
+			Expected.startingWith("<!DOCTYPE html>".getBytes(StandardCharsets.US_ASCII)));
+
 	private static Route file(String name, int size) {
 		return new Route(name, "GET", "/files/" + name, new byte[0], "application/octet-stream",
 				Expected.exactly(Payloads.file(size)));
@@ -39,15 +46,20 @@ public record Route(String name, String method, String path, byte[] requestBody,
 	 *
 	 * @param bytes the exact body, or the JSON the body must equal
 	 * @param json whether the body is compared as JSON (any formatting and member order) rather than as bytes
+	 * @param prefix whether the body must only start with the bytes (a page whose content varies per render)
 	 */
-	public record Expected(byte[] bytes, boolean json) {
+	public record Expected(byte[] bytes, boolean json, boolean prefix) {
 
 		static Expected exactly(byte[] bytes) {
-			return new Expected(bytes, false);
+			return new Expected(bytes, false, false);
 		}
 
 		static Expected json(byte[] bytes) {
-			return new Expected(bytes, true);
+			return new Expected(bytes, true, false);
+		}
+
+		static Expected startingWith(byte[] bytes) {
+			return new Expected(bytes, false, true);
 		}
 
 	}

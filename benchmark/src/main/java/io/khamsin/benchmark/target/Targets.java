@@ -26,7 +26,8 @@ public final class Targets {
 
 	/** Every target name, in report order. */
 	public static final List<String> ALL = List.of("khamsin", "khamsin-before", "khamsin-fixed", "khamsin-no-metrics",
-			"khamsin-access-log", "reactor-netty", "reactor-netty-iouring", "tomcat", "jetty", "netty-raw", "vertx",
+			"khamsin-access-log", "khamsin-page-render", "khamsin-page-fixed", "khamsin-page-shared", "reactor-netty",
+			"reactor-netty-iouring", "tomcat", "jetty", "netty-raw", "vertx",
 			"nginx");
 
 	/** The Spring Boot targets: the sample app on each container. */
@@ -35,7 +36,7 @@ public final class Targets {
 
 	/** The targets that are the khamsin target's build launched with other settings. */
 	public static final List<String> KHAMSIN_VARIANTS = List.of("khamsin-fixed", "khamsin-no-metrics",
-			"khamsin-access-log");
+			"khamsin-access-log", "khamsin-page-render", "khamsin-page-fixed", "khamsin-page-shared");
 
 	/**
 	 * The Spring Boot arguments that give target {@code khamsin-fixed} khamsin's fixed-response fast path for
@@ -94,6 +95,7 @@ public final class Targets {
 						(launch) -> NO_METRICS_ARGS, FEATURE_COST_SCENARIOS, null, Set.of(Wire.HTTP1)));
 				found.put("khamsin-access-log", boot("khamsin-access-log", classpath, main, source,
 						Targets::accessLogArgs, FEATURE_COST_SCENARIOS, null, Set.of(Wire.HTTP1)));
+				PageCacheTargets.addTo(found, built, missing);
 			}
 		}
 		String before = (built != null) ? built.getProperty("khamsin-before.classpath") : null;
@@ -208,7 +210,7 @@ public final class Targets {
 		return args;
 	}
 
-	private static TargetSpec boot(String name, String classpath, String main, String source,
+	static TargetSpec boot(String name, String classpath, String main, String source,
 			Function<TargetSpec.Launch, List<String>> extraArgs, Set<String> scenarios, String transport,
 			Set<Wire> wires) {
 		return new TargetSpec(name, true, (launch) -> {
@@ -232,6 +234,10 @@ public final class Targets {
 			case "khamsin-fixed" -> "the khamsin starter, /plaintext as a fixed response (no WebFlux)";
 			case "khamsin-no-metrics" -> "the khamsin starter with khamsin.metrics.enabled=false";
 			case "khamsin-access-log" -> "the khamsin starter with the access log on (common format, to a file)";
+			case "khamsin-page-render" -> "the khamsin starter with the page cache off: every page rendered";
+			case "khamsin-page-fixed" -> "the khamsin starter, /page/1 as a fixed response of 50 KB (no WebFlux)";
+			case "khamsin-page-shared" -> "the khamsin starter with Lettuce, the page cache's local tier off and "
+					+ "every hit read from the shared tier on the run's redis-server";
 			case "reactor-netty" -> "Spring Boot's default container, Reactor Netty (epoll, as Boot ships it)";
 			case "reactor-netty-iouring" -> "Spring Boot's default container, Reactor Netty, with "
 					+ "netty-transport-native-io_uring added (Reactor Netty then picks io_uring by itself)";

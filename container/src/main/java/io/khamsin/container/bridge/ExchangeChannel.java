@@ -6,6 +6,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
+import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
@@ -60,6 +61,26 @@ public interface ExchangeChannel extends InboundPublisher.ReadControl {
 	 * @return the future of the write
 	 */
 	ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise);
+
+	/**
+	 * Answer the request from the page cache, encoded as the protocol encodes it, and flush it: HTTP/1.1 writes the
+	 * entry's pre-encoded head and its body as bytes ({@code cache.Http1HitWriter}); HTTP/2 and HTTP/3 a
+	 * {@code HEADERS} frame from {@code cache.Http2HitHeaders} and the body in {@code DATA} frames. The hit's body
+	 * belongs to the write from here on, written or not.
+	 * @param hit the hit ({@code HEAD}: without a body)
+	 * @param promise the promise of the last write, or {@code null} when only the protocol may listen for its end
+	 * @return the future of the last write
+	 */
+	ChannelFuture writeHit(Lookup.Hit hit, ChannelPromise promise);
+
+	/**
+	 * Answer the request with the page cache's {@code 304 Not Modified}, encoded as the protocol encodes it, and
+	 * flush it.
+	 * @param notModified the answer
+	 * @param promise the promise of the write, or {@code null} when only the protocol may listen for its end
+	 * @return the future of the write
+	 */
+	ChannelFuture writeNotModified(Lookup.NotModified notModified, ChannelPromise promise);
 
 	/**
 	 * Refuse the request with an error status and no body, and end what can not go on: the connection for

@@ -24,6 +24,8 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
+import io.khamsin.container.cache.DefaultPageCache;
+import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.forwarded.ForwardedHeaders;
 import io.khamsin.container.forwarded.RequestOrigin;
@@ -35,9 +37,9 @@ import io.khamsin.container.metrics.Route;
 /**
  * The exchange stage, one for every protocol: what happens to a request head once its protocol has decoded it. In
  * order: the request's guards (an expectation, the announced size of its body), a fixed response, the server-wide
- * {@code OPTIONS *} (and later the page cache), and otherwise an {@link HttpExchange} with the Spring handler, whose
- * request takes its scheme, host, port, client address and context path from the forwarded headers of trusted
- * proxies where the server applies them. It
+ * {@code OPTIONS *}, the page cache ({@link PageCacheStage}, when the server has one), and otherwise an
+ * {@link HttpExchange} with the Spring handler, whose request takes its scheme, host, port, client address and
+ * context path from the forwarded headers of trusted proxies where the server applies them. It
  * keeps the request's clock (from the head's first byte to the last byte of the answer handed to the kernel), counts
  * it on its reactor, and writes its access log line, for the answers it gives itself, for the refusals of the
  * protocols and for the exchanges alike. One per server, shared by its connections; it holds no state of a request.
@@ -64,6 +66,8 @@ public final class ExchangeDispatcher {
 
 	private final ForwardedHeaders forwarded;
 
+	private final PageCacheStage pageCache;
+
 	private final NettyDataBufferFactory bufferFactory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
 	private final Map<ByteBufAllocator, NettyDataBufferFactory> otherFactories = new ConcurrentHashMap<>();
@@ -82,6 +86,8 @@ public final class ExchangeDispatcher {
 		this.compression = BodyCompression.of(context.config().compression());
 		this.forwarded = context.config().forwarded().enabled() ? new ForwardedHeaders(context.config().forwarded())
 				: null;
+		DefaultPageCache cache = context.config().pageCache();
+		this.pageCache = (cache != null && cache.config().enabled()) ? new PageCacheStage(this, cache) : null;
 	}
 
 	/** @return the fixed responses, for each protocol to encode once */
@@ -129,12 +135,25 @@ public final class ExchangeDispatcher {
 			answerAsteriskForm(channel, request, startNanos);
 			return null;
 		}
-		// The page cache joins here, for every protocol: a hit is answered as a fixed response is, a miss goes on
-		// to the exchange, whose response the cache stores on its way out.
+		// The page cache, for every protocol: a hit is answered as a fixed response is, a miss goes on to the
+		// exchange, whose response the cache stores on its way out.
+		PageCacheStage pageCache = this.pageCache;
+		if (pageCache != null) {
+			return pageCache.dispatch(channel, request, startNanos, sequence);
+		}
+		return exchange(channel, request, startNanos, sequence, null);
+	}
+
+	/**
+	 * The exchange of a request that goes to the handler, or its refusal when its target is not a URI.
+	 * @param pending the page-cache lookup the exchange waits for before the handler starts, or {@code null}
+	 * @return the exchange, or {@code null} when the request was refused
+	 */
+	HttpExchange exchange(ExchangeChannel channel, HttpRequest request, long startNanos, long sequence,
+			Lookup.Deferred pending) {
 		ConnectionInfo connection = channel.connection();
 		// server.forward-headers-strategy=native: where the client's proxies say it came from, if they are trusted.
-		RequestOrigin origin = (this.forwarded != null) ? this.forwarded.resolve(request.headers(), connection.scheme(),
-				connection.remoteAddress(), connection.localAddress()) : null;
+		RequestOrigin origin = origin(request, connection);
 		URI uri;
 		try {
 			uri = (origin != null) ? KhamsinServerHttpRequest.uriOf(request.uri(), origin)
@@ -146,7 +165,37 @@ public final class ExchangeDispatcher {
 		}
 		channel.reactor().requestStarted();
 		return new HttpExchange(this, channel, request, uri, origin, bufferFactory(channel.channel().alloc()), sequence,
-				startNanos);
+				startNanos, pending, false);
+	}
+
+	/**
+	 * The exchange of a render no client waits for (a stale page rendered again for the page cache): neither
+	 * counted nor logged.
+	 * @return the exchange, or {@code null} when the request's target is not a URI
+	 */
+	HttpExchange background(ExchangeChannel channel, HttpRequest request) {
+		ConnectionInfo connection = channel.connection();
+		RequestOrigin origin = origin(request, connection);
+		URI uri;
+		try {
+			uri = (origin != null) ? KhamsinServerHttpRequest.uriOf(request.uri(), origin)
+					: RequestUris.current().uriOf(request, connection);
+		}
+		catch (URISyntaxException | IllegalArgumentException ex) {
+			return null;
+		}
+		return new HttpExchange(this, channel, request, uri, origin, bufferFactory(channel.channel().alloc()), 0,
+				System.nanoTime(), null, true);
+	}
+
+	private RequestOrigin origin(HttpRequest request, ConnectionInfo connection) {
+		return (this.forwarded != null) ? this.forwarded.resolve(request.headers(), connection.scheme(),
+				connection.remoteAddress(), connection.localAddress()) : null;
+	}
+
+	/** @return the page cache's stage, or {@code null} when the server has no enabled page cache */
+	PageCacheStage pageCache() {
+		return this.pageCache;
 	}
 
 	/**
@@ -204,6 +253,9 @@ public final class ExchangeDispatcher {
 	 * logged.
 	 */
 	void written(HttpExchange exchange, ChannelFuture lastWrite) {
+		if (exchange.isBackground()) {
+			return;
+		}
 		if (lastWrite == null || lastWrite.isVoid()) {
 			exchange.reactor().requestEnded();
 			return;
@@ -215,6 +267,9 @@ public final class ExchangeDispatcher {
 
 	/** An exchange's last write completed, well or not. */
 	void completed(HttpExchange exchange, ChannelFuture lastWrite) {
+		if (exchange.isBackground()) {
+			return;
+		}
 		if (lastWrite.isSuccess()) {
 			exchange.reactor()
 				.requestEnded(exchange.connection().protocol(), exchange.status(), exchange.route(), RequestPath.HANDLER,
@@ -227,6 +282,9 @@ public final class ExchangeDispatcher {
 
 	/** An exchange was cancelled before its response was out. */
 	void cancelled(HttpExchange exchange) {
+		if (exchange.isBackground()) {
+			return;
+		}
 		exchange.reactor().requestEnded();
 	}
 
@@ -266,7 +324,12 @@ public final class ExchangeDispatcher {
 		channel.exchangeComplete(write);
 	}
 
-	private void log(ChannelFuture write, HttpRequest request, InetSocketAddress remoteAddress, int status,
+	/** @return whether answers are written to an access log */
+	boolean logs() {
+		return this.accessLog != null;
+	}
+
+	void log(ChannelFuture write, HttpRequest request, InetSocketAddress remoteAddress, int status,
 			String contentLength, long startNanos) {
 		if (this.accessLog != null && !write.isVoid()) {
 			this.accessLog.log(write, request, remoteAddress, status, contentLength, startNanos);

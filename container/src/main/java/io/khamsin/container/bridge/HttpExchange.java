@@ -22,6 +22,8 @@ import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.CoreSubscriber;
 
 import io.khamsin.container.forwarded.RequestOrigin;
+import io.khamsin.container.cache.CachingExchangeChannel;
+import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
@@ -31,6 +33,11 @@ import io.khamsin.container.metrics.ReactorMetrics;
  * goes on serving. Whatever of the request body the handler did not take is released when the exchange ends,
  * whichever way it ends. It is its own clock: it keeps when its head started, and hears when its last write
  * completes, so that timing it costs no object of its own.
+ * <p>
+ * An exchange whose page-cache lookup is deferred (it waits for another request's render of its key) is held by its
+ * protocol as any other, and starts the handler only once the lookup ends as a miss or a bypass; when it ends as a
+ * hit, the exchange is answered from the cache and the handler never runs. A background exchange renders a stale
+ * entry again for the cache (stale-while-revalidate): no client waits for it, and it is neither counted nor logged.
  */
 public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureListener {
 
@@ -50,6 +57,10 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 
 	private final long startNanos;
 
+	private final boolean background;
+
+	private Lookup.Deferred pending;
+
 	private long bodyBytes;
 
 	private Subscription handlerSubscription;
@@ -58,6 +69,24 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 
 	HttpExchange(ExchangeDispatcher dispatcher, ExchangeChannel channel, HttpRequest nettyRequest, URI uri,
 			RequestOrigin origin, NettyDataBufferFactory bufferFactory, long sequence, long startNanos) {
+		this(dispatcher, channel, nettyRequest, uri, origin, bufferFactory, sequence, startNanos, null, false);
+	}
+
+	/**
+	 * @param origin where trusted proxies say the request came from, or {@code null}
+	 * @param pending a page-cache lookup still under way, whose channel is a tap {@code CachingExchangeChannel}
+	 * awaiting its ticket; {@code null} when the handler may start at once
+	 * @param background whether no client waits for the exchange (a revalidation of a stale entry)
+	 */
+	HttpExchange(ExchangeDispatcher dispatcher, ExchangeChannel channel, HttpRequest nettyRequest, URI uri,
+			RequestOrigin origin, NettyDataBufferFactory bufferFactory, long sequence, long startNanos,
+			Lookup.Deferred pending,
+			boolean background) {
+		if (pending != null && !(channel instanceof CachingExchangeChannel)) {
+			throw new IllegalArgumentException("a deferred lookup needs a tap awaiting its ticket");
+		}
+		this.pending = pending;
+		this.background = background;
 		this.dispatcher = dispatcher;
 		this.channel = channel;
 		this.bufferFactory = bufferFactory;
@@ -69,9 +98,35 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 	}
 
 	/**
-	 * Hand the exchange to the handler.
+	 * Hand the exchange to the handler, or, while its page-cache lookup is under way, to the lookup.
 	 */
 	public void start() {
+		Lookup.Deferred pending = this.pending;
+		if (pending != null) {
+			pending.whenReady(this::lookedUp);
+			return;
+		}
+		startHandler();
+	}
+
+	/** The deferred lookup ended, on the event loop. */
+	private void lookedUp(Lookup lookup) {
+		this.pending = null;
+		if (lookup instanceof Lookup.Miss miss) {
+			((CachingExchangeChannel) this.channel).attach(miss.ticket());
+			startHandler();
+		}
+		else if (lookup instanceof Lookup.Bypass) {
+			startHandler();
+		}
+		else {
+			this.finished = true;
+			this.body.discard();
+			this.dispatcher.pageCache().answer(this.channel, head(), lookup, this.startNanos, true);
+		}
+	}
+
+	private void startHandler() {
 		try {
 			this.dispatcher.handler().handle(this.request, this.response).subscribe(this);
 		}
@@ -160,6 +215,11 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 		return this.request.getRemoteAddress();
 	}
 
+	/** @return whether no client waits for this exchange: it renders a stale page again for the cache */
+	boolean isBackground() {
+		return this.background;
+	}
+
 	ReactorMetrics reactor() {
 		return this.channel.reactor();
 	}
@@ -189,6 +249,11 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 			return;
 		}
 		this.finished = true;
+		Lookup.Deferred pending = this.pending;
+		if (pending != null) {
+			this.pending = null;
+			pending.cancel();
+		}
 		this.body.onError(cause);
 		this.body.discard();
 		this.response.abort();

@@ -37,15 +37,20 @@ import io.khamsin.container.metrics.ReactorMetrics;
  * exchange completes the ticket stores the response; when it aborts, or the connection closes first, the ticket
  * is abandoned. With stale-if-error, a 500, 502, 503 or 504 of the application is replaced by the stale entry.
  * <p>
+ * A request whose lookup is deferred (it waits for another request's render) gets a tap {@link #awaiting} its
+ * ticket: it passes everything on until the lookup ends as a miss and {@link #attach} hands it one.
+ * <p>
  * Protocol-neutral: HTTP/1.1 connections and HTTP/2 streams write the same Netty HTTP objects through it.
  */
 public final class CachingExchangeChannel implements ExchangeChannel {
 
 	private final ExchangeChannel delegate;
 
-	private final Ticket ticket;
+	private final ConnectionInfo connection;
 
-	private final ChannelFutureListener abandonOnClose;
+	private final ChannelFutureListener abandonOnClose = (future) -> abandon();
+
+	private Ticket ticket;
 
 	private boolean replaced;
 
@@ -57,13 +62,42 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 	 * @param ticket the ticket of the miss
 	 */
 	public CachingExchangeChannel(ExchangeChannel delegate, Ticket ticket) {
-		if (delegate == null || ticket == null) {
-			throw new IllegalArgumentException("delegate and ticket must not be null");
+		this(delegate);
+		if (ticket == null) {
+			throw new IllegalArgumentException("ticket must not be null");
+		}
+		attach(ticket);
+	}
+
+	private CachingExchangeChannel(ExchangeChannel delegate) {
+		if (delegate == null) {
+			throw new IllegalArgumentException("delegate must not be null");
 		}
 		this.delegate = delegate;
+		this.connection = new TappedConnection(delegate.connection());
+	}
+
+	/**
+	 * A tap for a request whose lookup has not ended: it passes everything on until {@link #attach} gives it the
+	 * ticket of a miss.
+	 * @param delegate the protocol's channel
+	 * @return the tap
+	 */
+	public static CachingExchangeChannel awaiting(ExchangeChannel delegate) {
+		return new CachingExchangeChannel(delegate);
+	}
+
+	/**
+	 * The lookup ended as a miss: tap the response for its ticket from now on, before anything was written.
+	 * @param ticket the ticket
+	 */
+	public void attach(Ticket ticket) {
+		if (this.ticket != null) {
+			throw new IllegalStateException("The tap already has a ticket");
+		}
 		this.ticket = ticket;
-		this.abandonOnClose = (future) -> ticket.abandon();
-		delegate.channel().closeFuture().addListener(this.abandonOnClose);
+		Channel channel = this.delegate.channel();
+		channel.closeFuture().addListener(this.abandonOnClose);
 	}
 
 	/**
@@ -75,6 +109,18 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 	 */
 	public static ExchangeChannel detached(ExchangeChannel origin, Ticket ticket) {
 		return new DetachedExchangeChannel(origin, ticket);
+	}
+
+	private void abandon() {
+		Ticket ticket = this.ticket;
+		if (ticket != null) {
+			ticket.abandon();
+		}
+	}
+
+	private boolean capturing() {
+		Ticket ticket = this.ticket;
+		return ticket != null && ticket.isCapturing();
 	}
 
 	@Override
@@ -89,41 +135,7 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 
 	@Override
 	public ConnectionInfo connection() {
-		ConnectionInfo connection = this.delegate.connection();
-		return new ConnectionInfo() {
-
-			@Override
-			public Protocol protocol() {
-				return connection.protocol();
-			}
-
-			@Override
-			public String scheme() {
-				return connection.scheme();
-			}
-
-			@Override
-			public SslInfo sslInfo() {
-				return connection.sslInfo();
-			}
-
-			@Override
-			public InetSocketAddress remoteAddress() {
-				return connection.remoteAddress();
-			}
-
-			@Override
-			public InetSocketAddress localAddress() {
-				return connection.localAddress();
-			}
-
-			@Override
-			public boolean zeroCopyFiles() {
-				// A file body the ticket would store is read in chunks it can copy.
-				return !CachingExchangeChannel.this.ticket.isCapturing() && connection.zeroCopyFiles();
-			}
-
-		};
+		return this.connection;
 	}
 
 	@Override
@@ -133,13 +145,25 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 
 	@Override
 	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
-		this.ticket.abandon();
+		abandon();
 		return this.delegate.writeFixed(response, headRequest, promise);
 	}
 
 	@Override
+	public ChannelFuture writeHit(Lookup.Hit hit, ChannelPromise promise) {
+		abandon();
+		return this.delegate.writeHit(hit, promise);
+	}
+
+	@Override
+	public ChannelFuture writeNotModified(Lookup.NotModified notModified, ChannelPromise promise) {
+		abandon();
+		return this.delegate.writeNotModified(notModified, promise);
+	}
+
+	@Override
 	public ChannelFuture refuse(HttpResponseStatus status) {
-		this.ticket.abandon();
+		abandon();
 		return this.delegate.refuse(status);
 	}
 
@@ -154,22 +178,26 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 			ReferenceCountUtil.release(message);
 			return (message instanceof LastHttpContent) ? this.replacedWrite : channel().newSucceededFuture();
 		}
+		Ticket ticket = this.ticket;
+		if (ticket == null) {
+			return this.delegate.write(message, flush, promise);
+		}
 		if (message instanceof HttpResponse head) {
 			int status = head.status().code();
-			Lookup.Hit stale = (status >= 500) ? this.ticket.staleIfError(status) : null;
+			Lookup.Hit stale = (status >= 500) ? ticket.staleIfError(status) : null;
 			if (stale != null) {
 				ReferenceCountUtil.release(message);
 				this.replaced = true;
 				this.replacedWrite = this.delegate.write(fullResponse(stale), flush, promise);
 				return (message instanceof LastHttpContent) ? this.replacedWrite : channel().newSucceededFuture();
 			}
-			this.ticket.onHead(status, head.headers());
+			ticket.onHead(status, head.headers());
 		}
 		if (message instanceof HttpContent content) {
-			this.ticket.onBody(content.content());
+			ticket.onBody(content.content());
 		}
 		else if (message instanceof FileRegion) {
-			this.ticket.abandon();
+			ticket.abandon();
 		}
 		return this.delegate.write(message, flush, promise);
 	}
@@ -188,15 +216,21 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 
 	@Override
 	public void exchangeComplete(ChannelFuture lastWrite) {
-		channel().closeFuture().removeListener(this.abandonOnClose);
-		this.ticket.complete();
+		Ticket ticket = this.ticket;
+		if (ticket != null) {
+			channel().closeFuture().removeListener(this.abandonOnClose);
+			ticket.complete();
+		}
 		this.delegate.exchangeComplete(lastWrite);
 	}
 
 	@Override
 	public void abort(Throwable cause) {
-		channel().closeFuture().removeListener(this.abandonOnClose);
-		this.ticket.abandon();
+		Ticket ticket = this.ticket;
+		if (ticket != null) {
+			channel().closeFuture().removeListener(this.abandonOnClose);
+			ticket.abandon();
+		}
 		this.delegate.abort(cause);
 	}
 
@@ -208,6 +242,47 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 	@Override
 	public void firstRequest() {
 		this.delegate.firstRequest();
+	}
+
+	/** The connection as the bridge sees it through the tap: a file body the ticket stores is read in chunks. */
+	private final class TappedConnection implements ConnectionInfo {
+
+		private final ConnectionInfo connection;
+
+		TappedConnection(ConnectionInfo connection) {
+			this.connection = connection;
+		}
+
+		@Override
+		public Protocol protocol() {
+			return this.connection.protocol();
+		}
+
+		@Override
+		public String scheme() {
+			return this.connection.scheme();
+		}
+
+		@Override
+		public SslInfo sslInfo() {
+			return this.connection.sslInfo();
+		}
+
+		@Override
+		public InetSocketAddress remoteAddress() {
+			return this.connection.remoteAddress();
+		}
+
+		@Override
+		public InetSocketAddress localAddress() {
+			return this.connection.localAddress();
+		}
+
+		@Override
+		public boolean zeroCopyFiles() {
+			return !capturing() && this.connection.zeroCopyFiles();
+		}
+
 	}
 
 }

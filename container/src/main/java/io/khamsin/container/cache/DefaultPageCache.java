@@ -41,6 +41,9 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	/** How long a key whose render was not cacheable goes straight to the application (no waiting for renders). */
 	static final Duration UNCACHEABLE_MEMORY = Duration.ofSeconds(10);
 
+	/** One answer per reason: a bypass holds nothing of its request. */
+	private static final Lookup.Bypass[] BYPASSES = bypasses();
+
 	private final PageCacheConfig config;
 
 	private final Cacheability cacheability;
@@ -65,10 +68,13 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	private final SharedTierClient shared;
 
+	private final boolean localTier;
+
 	private final AtomicLong purges = new AtomicLong();
 
 	private DefaultPageCache(Builder builder) {
 		this.config = builder.config;
+		this.localTier = this.config.localTier();
 		this.cacheability = new Cacheability(this.config);
 		this.clock = builder.clock;
 		this.alloc = builder.alloc;
@@ -151,7 +157,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		BypassReason reason = bypass(request);
 		if (reason != null) {
 			this.counters.count(CacheResult.BYPASS, CacheTier.LOCAL);
-			return new Lookup.Bypass(reason);
+			return BYPASSES[reason.ordinal()];
 		}
 		boolean head = "HEAD".equals(request.method());
 		String page = PageKeys.page(request);
@@ -190,7 +196,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		if (this.uncacheable.getIfPresent(key) != null) {
 			release(fallback);
 			this.counters.count(CacheResult.UNCACHEABLE, CacheTier.LOCAL);
-			return new Lookup.Bypass(BypassReason.RECENTLY_UNCACHEABLE);
+			return BYPASSES[BypassReason.RECENTLY_UNCACHEABLE.ordinal()];
 		}
 		if (head) {
 			return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.HEAD, false, CacheTier.LOCAL, fallback));
@@ -208,6 +214,15 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		}
 		return new Lookup.Miss(new Ticket(this, request, page, flight, Ticket.Role.LEADER, admitted, CacheTier.LOCAL,
 				fallback));
+	}
+
+	private static Lookup.Bypass[] bypasses() {
+		BypassReason[] reasons = BypassReason.values();
+		Lookup.Bypass[] bypasses = new Lookup.Bypass[reasons.length];
+		for (BypassReason reason : reasons) {
+			bypasses[reason.ordinal()] = new Lookup.Bypass(reason);
+		}
+		return bypasses;
 	}
 
 	private BypassReason bypass(CacheRequest request) {
@@ -306,15 +321,66 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.FOLLOWER, false, CacheTier.LOCAL, null));
 	}
 
-	/** A flight's render is over: its waiters look the key up again, or render themselves. */
-	void land(Flight flight, boolean stored, boolean uncacheable) {
-		this.flights.remove(flight.key(), flight);
-		if (uncacheable) {
-			this.uncacheable.put(flight.key(), Boolean.TRUE);
+	/**
+	 * A render is over: its flight's waiters look the key up again, or render themselves. Without a local tier, the
+	 * entry just stored answers them, and is let go once they have it.
+	 * @param flight the flight, or {@code null} for a render that led none
+	 * @param stored the entry stored, or {@code null}
+	 */
+	void land(Flight flight, CachedResponse stored, boolean uncacheable) {
+		if (flight != null) {
+			this.flights.remove(flight.key(), flight);
+			if (uncacheable) {
+				this.uncacheable.put(flight.key(), Boolean.TRUE);
+			}
+			for (Lookup.Deferred waiter : flight.land()) {
+				if (this.localTier || stored == null) {
+					waiter.complete(() -> afterFlight(waiter.request(), stored != null));
+				}
+				else {
+					completeFrom(waiter, stored, CacheTier.LOCAL);
+				}
+			}
 		}
-		for (Lookup.Deferred waiter : flight.land()) {
-			waiter.complete(() -> afterFlight(waiter.request(), stored));
+		if (stored != null && !this.localTier) {
+			stored.release();
 		}
+	}
+
+	/**
+	 * Answer a waiter from an entry no tier holds (the local tier is off): the entry is held until the answer is
+	 * made on the waiter's loop.
+	 */
+	private void completeFrom(Lookup.Deferred waiter, CachedResponse entry, CacheTier tier) {
+		if (!entry.tryRetain()) {
+			waiter.complete(() -> follower(waiter.request(), PageKeys.page(waiter.request())));
+			return;
+		}
+		if (!waiter.complete(() -> {
+			try {
+				Lookup answer = fromEntry(entry, waiter.request(), tier);
+				return (answer != null) ? answer : follower(waiter.request(), PageKeys.page(waiter.request()));
+			}
+			finally {
+				entry.release();
+			}
+		})) {
+			entry.release();
+		}
+	}
+
+	/** A fresh answer from an entry for a request it suits (its variant, its authorization), or {@code null}. */
+	private Lookup fromEntry(CachedResponse entry, CacheRequest request, CacheTier tier) {
+		String page = PageKeys.page(request);
+		if (!PageKeys.entryKey(page, PageKeys.variant(entry.varyNames(), request)).equals(entry.key())) {
+			return null;
+		}
+		boolean authorized = request.header("authorization") != null;
+		long now = this.clock.getAsLong();
+		if (entry.isFresh(now) && (!authorized || entry.isPublic())) {
+			return serve(entry, request, "HEAD".equals(request.method()), entry.ageMillis(now), false, tier, null);
+		}
+		return null;
 	}
 
 	private Lookup afterFlight(CacheRequest request, boolean stored) {
@@ -359,7 +425,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			Stored stored = (error == null) ? decode(bytes) : null;
 			if (stored instanceof VaryMarker marker) {
 				String variant = PageKeys.variant(marker.names(), request);
-				if (this.purges.get() == purgesAtStart && marker.untilMillis() > this.clock.getAsLong()) {
+				if (this.localTier && this.purges.get() == purgesAtStart
+						&& marker.untilMillis() > this.clock.getAsLong()) {
 					this.local.put(page, marker);
 				}
 				this.shared.get(sharedKey(page, variant)).whenComplete((variantBytes, variantError) -> {
@@ -379,6 +446,17 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			long now = this.clock.getAsLong();
 			// A purge since the read began may have removed this entry from the store: it must not come back.
 			if (this.purges.get() == purgesAtStart && entry.isFresh(now)) {
+				if (!this.localTier) {
+					this.flights.remove(flight.key(), flight);
+					List<Lookup.Deferred> waiters = flight.land();
+					completeFrom(answer, entry, CacheTier.SHARED);
+					for (Lookup.Deferred waiter : waiters) {
+						completeFrom(waiter, entry, CacheTier.SHARED);
+					}
+					entry.release();
+					release(fallback);
+					return;
+				}
 				this.local.put(entry.key(), entry);
 				kept = true;
 			}
@@ -406,7 +484,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		if (!answer.complete(() -> new Lookup.Miss(
 				new Ticket(this, request, page, flight, Ticket.Role.LEADER, admitted, CacheTier.SHARED, fallback)))) {
 			release(fallback);
-			land(flight, false, false);
+			land(flight, null, false);
 		}
 	}
 
@@ -441,7 +519,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	/**
 	 * Store a captured response.
-	 * @return the entry, or {@code null} if it was refused
+	 * @return the entry, or {@code null} if it was refused; without a local tier, the caller holds the entry's one
+	 * reference and hands it to {@link #land}
 	 */
 	CachedResponse store(CacheRequest request, String page, int status, String[] names, String[] values, ByteBuf body,
 			Cacheability.Decision decision) {
@@ -466,10 +545,12 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		long servable = entry.servableMillis(now);
 		VaryMarker marker = metadata.varyNames().isEmpty() ? null
 				: new VaryMarker(page, metadata.varyNames(), now + servable);
-		if (marker != null) {
-			this.local.put(page, marker);
+		if (this.localTier) {
+			if (marker != null) {
+				this.local.put(page, marker);
+			}
+			this.local.put(entry.key(), entry);
 		}
-		this.local.put(entry.key(), entry);
 		this.counters.add(CacheCounters.STORES, 1);
 		if (this.shared != null && servable > 0) {
 			byte[] bytes = SharedEntryFormat.encode(entry);
@@ -733,8 +814,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		}
 
 		/**
-		 * The encoders of compressed variants, most preferred first (default: gzip). Put Brotli and Zstandard from
-		 * the {@code compression} package in front of gzip.
+		 * The encoders of compressed variants, most preferred first (default: gzip). For Brotli and Zstandard too:
+		 * {@link CompressedVariantEncoder#available()}.
 		 * @param encoders the encoders
 		 * @return this builder
 		 */

@@ -55,6 +55,19 @@ final class DetachedExchangeChannel implements ExchangeChannel {
 	}
 
 	@Override
+	public ChannelFuture writeHit(Lookup.Hit hit, ChannelPromise promise) {
+		hit.release();
+		this.ticket.abandon();
+		return this.channel.newSucceededFuture();
+	}
+
+	@Override
+	public ChannelFuture writeNotModified(Lookup.NotModified notModified, ChannelPromise promise) {
+		this.ticket.abandon();
+		return this.channel.newSucceededFuture();
+	}
+
+	@Override
 	public ChannelFuture refuse(HttpResponseStatus status) {
 		this.ticket.abandon();
 		return this.channel.newSucceededFuture();

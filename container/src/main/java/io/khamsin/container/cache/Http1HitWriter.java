@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.util.AsciiString;
 
 /**
@@ -38,22 +39,30 @@ public final class Http1HitWriter {
 	 * @param hit the hit
 	 * @param close whether the connection closes after it ({@code Connection: close})
 	 * @param http10KeepAlive whether an HTTP/1.0 client is told the connection stays open
-	 * @return the future of the last write: a void one unless the connection closes
+	 * @param promise the promise of the last write, a void one when nothing listens for its end
+	 * @return the future of the last write
 	 */
 	public static ChannelFuture write(ChannelHandlerContext encoderCtx, Lookup.Hit hit, boolean close,
-			boolean http10KeepAlive) {
+			boolean http10KeepAlive, ChannelPromise promise) {
 		ByteBuf body = hit.body();
 		boolean copy = body == null || body.readableBytes() <= COPY_THRESHOLD;
-		ByteBuf head = encode(encoderCtx.alloc(), hit.representation().http1Head(), hit.ageSeconds(), close,
-				http10KeepAlive, copy ? body : null);
+		ByteBuf head;
+		try {
+			head = encode(encoderCtx.alloc(), hit.representation().http1Head(), hit.ageSeconds(), close,
+					http10KeepAlive, copy ? body : null);
+		}
+		catch (RuntimeException ex) {
+			hit.release();
+			throw ex;
+		}
 		if (copy) {
 			if (body != null) {
 				body.release();
 			}
-			return close ? encoderCtx.write(head) : encoderCtx.write(head, encoderCtx.voidPromise());
+			return encoderCtx.write(head, promise);
 		}
 		encoderCtx.write(head, encoderCtx.voidPromise());
-		return close ? encoderCtx.write(body) : encoderCtx.write(body, encoderCtx.voidPromise());
+		return encoderCtx.write(body, promise);
 	}
 
 	/**
@@ -62,13 +71,14 @@ public final class Http1HitWriter {
 	 * @param notModified the answer
 	 * @param close whether the connection closes after it
 	 * @param http10KeepAlive whether an HTTP/1.0 client is told the connection stays open
-	 * @return the future of the write: a void one unless the connection closes
+	 * @param promise the promise of the write, a void one when nothing listens for its end
+	 * @return the future of the write
 	 */
 	public static ChannelFuture write(ChannelHandlerContext encoderCtx, Lookup.NotModified notModified, boolean close,
-			boolean http10KeepAlive) {
+			boolean http10KeepAlive, ChannelPromise promise) {
 		ByteBuf head = encode(encoderCtx.alloc(), notModified.entry().notModifiedHead(), notModified.ageSeconds(),
 				close, http10KeepAlive, null);
-		return close ? encoderCtx.write(head) : encoderCtx.write(head, encoderCtx.voidPromise());
+		return encoderCtx.write(head, promise);
 	}
 
 	/**

@@ -17,7 +17,7 @@ import io.netty.util.concurrent.EventExecutor;
 public sealed interface Lookup permits Lookup.Hit, Lookup.NotModified, Lookup.Miss, Lookup.Bypass, Lookup.Deferred {
 
 	/**
-	 * Answer from an entry. The hit owns one reference to its body: write it ({@link Http1HitWriter}) or
+	 * Answer from an entry. The hit owns one reference to its body: write it ({@code ExchangeChannel.writeHit}) or
 	 * {@link #release()} it.
 	 *
 	 * @param entry the entry

@@ -33,14 +33,21 @@ import java.util.TreeSet;
  * @param offLoopVariantSize bodies larger than this are compressed off the event loop, and their first clients get
  * the identity body; smaller ones are compressed at once, on the loop
  * @param shared the shared (fleet) tier
+ * @param paths the path patterns whose requests are looked up, such as {@code /page/**}; none: every path. A
+ * request outside them goes to the application without a lookup, as if there were no page cache
+ * @param localTier whether entries are kept in this instance's memory; off (with the shared tier on), every hit is
+ * read from the shared tier and nothing is served stale
  */
 public record PageCacheConfig(boolean enabled, long maxSize, Duration defaultTtl, List<PageCacheRule> rules,
 		int admissionThreshold, long maxObjectSize, Set<Integer> statuses, Duration staleWhileRevalidate,
 		Duration staleIfError, int maxWaiters, Duration waitTimeout, String tagHeader, List<String> compressibleTypes,
-		int offLoopVariantSize, SharedTierConfig shared) {
+		int offLoopVariantSize, SharedTierConfig shared, List<String> paths, boolean localTier) {
 
 	/** Default: off. */
 	public static final boolean DEFAULT_ENABLED = false;
+
+	/** Default: entries are kept in memory. */
+	public static final boolean DEFAULT_LOCAL_TIER = true;
 
 	/** Default local tier size: 64 MiB. */
 	public static final long DEFAULT_MAX_SIZE = 64L * 1024 * 1024;
@@ -124,6 +131,12 @@ public record PageCacheConfig(boolean enabled, long maxSize, Duration defaultTtl
 		if (shared == null) {
 			throw new IllegalArgumentException("shared must not be null");
 		}
+		paths = List.copyOf((paths != null) ? paths : List.of());
+		PathScope.of(paths);
+		if (!localTier && !shared.enabled()) {
+			throw new IllegalArgumentException("localTier may be off only with the shared tier on: with neither, "
+					+ "nothing would be cached");
+		}
 	}
 
 	/** @return the page cache switched off, every other option at its default */
@@ -152,7 +165,9 @@ public record PageCacheConfig(boolean enabled, long maxSize, Duration defaultTtl
 			.tagHeader(this.tagHeader)
 			.compressibleTypes(this.compressibleTypes)
 			.offLoopVariantSize(this.offLoopVariantSize)
-			.shared(this.shared);
+			.shared(this.shared)
+			.paths(this.paths)
+			.localTier(this.localTier);
 	}
 
 	private static void requirePositive(String name, Duration value) {
@@ -201,6 +216,10 @@ public record PageCacheConfig(boolean enabled, long maxSize, Duration defaultTtl
 		private int offLoopVariantSize = DEFAULT_OFF_LOOP_VARIANT_SIZE;
 
 		private SharedTierConfig shared = SharedTierConfig.defaults();
+
+		private List<String> paths = List.of();
+
+		private boolean localTier = DEFAULT_LOCAL_TIER;
 
 		private Builder() {
 		}
@@ -287,11 +306,21 @@ public record PageCacheConfig(boolean enabled, long maxSize, Duration defaultTtl
 			return this;
 		}
 
+		public Builder paths(List<String> paths) {
+			this.paths = paths;
+			return this;
+		}
+
+		public Builder localTier(boolean localTier) {
+			this.localTier = localTier;
+			return this;
+		}
+
 		public PageCacheConfig build() {
 			return new PageCacheConfig(this.enabled, this.maxSize, this.defaultTtl, this.rules,
 					this.admissionThreshold, this.maxObjectSize, this.statuses, this.staleWhileRevalidate,
 					this.staleIfError, this.maxWaiters, this.waitTimeout, this.tagHeader, this.compressibleTypes,
-					this.offLoopVariantSize, this.shared);
+					this.offLoopVariantSize, this.shared, this.paths, this.localTier);
 		}
 
 	}

@@ -212,9 +212,7 @@ public final class Ticket {
 		}
 		release();
 		count(uncacheable, stored != null);
-		if (this.flight != null) {
-			this.cache.land(this.flight, stored != null, uncacheable);
-		}
+		this.cache.land(this.flight, stored, uncacheable);
 	}
 
 	/**
@@ -229,7 +227,7 @@ public final class Ticket {
 		release();
 		count(false, false);
 		if (this.flight != null) {
-			this.cache.land(this.flight, false, false);
+			this.cache.land(this.flight, null, false);
 		}
 	}
 

@@ -10,8 +10,8 @@ import io.netty.buffer.ByteBufAllocator;
  * cache calls it on the event loop for small bodies and on its variant executor for large ones, one call per entry
  * and coding; an implementation must be thread-safe and must not block on anything but the CPU.
  * <p>
- * {@link GzipVariantEncoder} is the JDK's gzip; Brotli and Zstandard come from the {@code compression} package
- * through this same interface.
+ * {@link GzipVariantEncoder} is the JDK's gzip; {@link CompressedVariantEncoder} makes Brotli and Zstandard with
+ * the encoders of the {@code compression} package.
  */
 public interface VariantEncoder {
 

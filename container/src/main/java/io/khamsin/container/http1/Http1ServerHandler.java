@@ -26,6 +26,8 @@ import io.khamsin.container.bridge.ExchangeChannel;
 import io.khamsin.container.bridge.ExchangeDispatcher;
 import io.khamsin.container.bridge.FixedResponseTable;
 import io.khamsin.container.bridge.HttpExchange;
+import io.khamsin.container.cache.Http1HitWriter;
+import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.metrics.ReactorMetrics;
@@ -354,16 +356,45 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 
 	@Override
 	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
+		boolean close = answeredDirectly();
+		ChannelFuture future = this.fixedResponses.write(this.encoderCtx, response, headRequest, close,
+				this.http10 && !close, directPromise(promise, close));
+		flush();
+		return future;
+	}
+
+	@Override
+	public ChannelFuture writeHit(Lookup.Hit hit, ChannelPromise promise) {
+		boolean close = answeredDirectly();
+		ChannelFuture future = Http1HitWriter.write(this.encoderCtx, hit, close, this.http10 && !close,
+				directPromise(promise, close));
+		flush();
+		return future;
+	}
+
+	@Override
+	public ChannelFuture writeNotModified(Lookup.NotModified notModified, ChannelPromise promise) {
+		boolean close = answeredDirectly();
+		ChannelFuture future = Http1HitWriter.write(this.encoderCtx, notModified, close, this.http10 && !close,
+				directPromise(promise, close));
+		flush();
+		return future;
+	}
+
+	/**
+	 * A response is about to be written as bytes past the encoder (a fixed response, a page-cache answer).
+	 * @return whether the connection closes after it
+	 */
+	private boolean answeredDirectly() {
 		boolean close = this.closing || !this.keepAlive || this.draining;
 		this.closing = close;
 		this.codec.responseWrittenDirectly();
+		return close;
+	}
+
+	private ChannelPromise directPromise(ChannelPromise promise, boolean close) {
 		// Only a write that is listened to needs a promise: one that closes, or one the exchange stage times.
-		ChannelPromise write = (promise != null) ? promise
-				: close ? this.encoderCtx.newPromise() : this.encoderCtx.voidPromise();
-		ChannelFuture future = this.fixedResponses.write(this.encoderCtx, response, headRequest, close,
-				this.http10 && !close, write);
-		flush();
-		return future;
+		return (promise != null) ? promise : close ? this.encoderCtx.newPromise() : this.encoderCtx.voidPromise();
 	}
 
 	@Override

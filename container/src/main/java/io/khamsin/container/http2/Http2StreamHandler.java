@@ -47,6 +47,8 @@ import io.khamsin.container.bridge.ExchangeDispatcher;
 import io.khamsin.container.bridge.FixedResponseTable;
 import io.khamsin.container.bridge.HttpExchange;
 import io.khamsin.container.bridge.ProtocolUpgrade;
+import io.khamsin.container.cache.Http2HitHeaders;
+import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.ReactorMetrics;
 
@@ -341,9 +343,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 
 	@Override
 	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
-		// A response complete before its request listens for its end, to reset the rest of the request.
-		ChannelPromise written = (promise != null) ? promise
-				: this.requestEnded ? this.ctx.voidPromise() : this.ctx.newPromise();
+		ChannelPromise written = answerPromise(promise);
 		Http2Headers headers = this.streams.fixedResponses().headers(response);
 		byte[] body = response.body();
 		if (headRequest || body.length == 0) {
@@ -355,6 +355,39 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 		}
 		flush();
 		return written;
+	}
+
+	@Override
+	public ChannelFuture writeHit(Lookup.Hit hit, ChannelPromise promise) {
+		ChannelPromise written = answerPromise(promise);
+		Http2Headers headers = Http2HitHeaders.of(hit);
+		ByteBuf body = hit.body();
+		if (body == null || !body.isReadable()) {
+			if (body != null) {
+				body.release();
+			}
+			this.ctx.write(new DefaultHttp2HeadersFrame(headers, true), written);
+		}
+		else {
+			// The codec cuts the body into DATA frames as the stream's window allows; it holds the entry's bytes, no copy.
+			this.ctx.write(new DefaultHttp2HeadersFrame(headers, false), this.ctx.voidPromise());
+			this.ctx.write(new DefaultHttp2DataFrame(body, true), written);
+		}
+		flush();
+		return written;
+	}
+
+	@Override
+	public ChannelFuture writeNotModified(Lookup.NotModified notModified, ChannelPromise promise) {
+		ChannelPromise written = answerPromise(promise);
+		this.ctx.write(new DefaultHttp2HeadersFrame(Http2HitHeaders.of(notModified), true), written);
+		flush();
+		return written;
+	}
+
+	/** A response complete before its request listens for its end, to reset the rest of the request. */
+	private ChannelPromise answerPromise(ChannelPromise promise) {
+		return (promise != null) ? promise : this.requestEnded ? this.ctx.voidPromise() : this.ctx.newPromise();
 	}
 
 	@Override

@@ -70,7 +70,7 @@ class HitWritingTests {
 		cacheWith("/p", "hello");
 		this.fixture.advanceSeconds(7);
 		Lookup.Hit hit = (Lookup.Hit) this.fixture.lookup(this.cache, get("/p"));
-		Http1HitWriter.write(ctx(), hit, false, false);
+		Http1HitWriter.write(ctx(), hit, false, false, ctx().voidPromise());
 		this.channel.flush();
 		String response = written();
 		assertThat(response).startsWith("HTTP/1.1 200 OK\r\n")
@@ -86,7 +86,7 @@ class HitWritingTests {
 		String body = "y".repeat(10_000);
 		cacheWith("/p", body);
 		Lookup.Hit hit = (Lookup.Hit) this.fixture.lookup(this.cache, get("/p"));
-		ChannelFuture write = Http1HitWriter.write(ctx(), hit, true, false);
+		ChannelFuture write = Http1HitWriter.write(ctx(), hit, true, false, ctx().newPromise());
 		this.channel.flush();
 		assertThat(write.isSuccess()).isTrue();
 		assertThat((Object) this.channel.outboundMessages().size()).isEqualTo(2);
@@ -99,7 +99,7 @@ class HitWritingTests {
 		cacheWith("/p", "hello");
 		Lookup.NotModified notModified = (Lookup.NotModified) this.fixture.lookup(this.cache,
 				get("/p", "If-None-Match", "\"v1\""));
-		Http1HitWriter.write(ctx(), notModified, false, true);
+		Http1HitWriter.write(ctx(), notModified, false, true, ctx().voidPromise());
 		this.channel.flush();
 		assertThat(written()).startsWith("HTTP/1.1 304 Not Modified\r\n")
 			.contains("ETag: \"v1\"\r\n", "Cache-Control: max-age=60\r\n", "Age: 0\r\n")
@@ -251,6 +251,17 @@ class HitWritingTests {
 		@Override
 		public ChannelFuture writeFixed(io.khamsin.container.bridge.FixedResponseTable.Entry response,
 				boolean headRequest, io.netty.channel.ChannelPromise promise) {
+			return this.channel.newSucceededFuture();
+		}
+
+		@Override
+		public ChannelFuture writeHit(Lookup.Hit hit, io.netty.channel.ChannelPromise promise) {
+			hit.release();
+			return this.channel.newSucceededFuture();
+		}
+
+		@Override
+		public ChannelFuture writeNotModified(Lookup.NotModified notModified, io.netty.channel.ChannelPromise promise) {
 			return this.channel.newSucceededFuture();
 		}
 

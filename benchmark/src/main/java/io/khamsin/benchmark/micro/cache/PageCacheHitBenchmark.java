@@ -117,7 +117,7 @@ public class PageCacheHitBenchmark {
 
 	void writeHit() {
 		Lookup.Hit hit = (Lookup.Hit) this.cache.lookup(CacheRequest.of(this.request, "http"), this.channel.eventLoop());
-		Http1HitWriter.write(this.ctx, hit, false, false);
+		Http1HitWriter.write(this.ctx, hit, false, false, this.ctx.voidPromise());
 		this.channel.flush();
 	}
 

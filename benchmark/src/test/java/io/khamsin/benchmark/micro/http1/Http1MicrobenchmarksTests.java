@@ -47,6 +47,29 @@ class Http1MicrobenchmarksTests {
 	}
 
 	@Test
+	void eachMeasuredPageIsRenderedAndWithTheCacheOnStoredAsANewKey() {
+		for (String cache : new String[] { "off", "miss" }) {
+			Http1PageCacheMissBenchmark benchmark = new Http1PageCacheMissBenchmark();
+			benchmark.cache = cache;
+			benchmark.setUp();
+			assertEachAnswer(benchmark, () -> benchmark.exchange(this.blackhole), (answer) -> assertThat(answer)
+				.startsWith("HTTP/1.1 200 OK\r\n")
+				.contains("\r\nContent-Length: " + Http1PageCacheMissBenchmark.PAGE_SIZE + "\r\n")
+				.doesNotContain("\r\nAge: ")
+				.endsWith("x".repeat(64)));
+			if (cache.equals("miss")) {
+				benchmark.setUp();
+				for (int i = 0; i < 3; i++) {
+					benchmark.exchange(this.blackhole);
+				}
+				assertThat(benchmark.pageCache.figures().stores()).isEqualTo(3);
+				assertThat(benchmark.pageCache.figures().requests(io.khamsin.container.cache.CacheResult.HIT)).isZero();
+				benchmark.tearDown();
+			}
+		}
+	}
+
+	@Test
 	void eachMeasuredFixedResponseIsTheStatusBodyWithoutTheHandler() {
 		for (String metrics : new String[] { "on", "off" }) {
 			Http1FixedResponseBenchmark benchmark = new Http1FixedResponseBenchmark();
@@ -109,6 +132,8 @@ class Http1MicrobenchmarksTests {
 					Http1ExchangeBenchmark.class.getName() + ".exchange",
 					Http1FixedResponseBenchmark.class.getName() + ".exchange",
 					Http1FixedResponseBenchmark.class.getName() + ".exchange",
+					Http1PageCacheMissBenchmark.class.getName() + ".exchange",
+					Http1PageCacheMissBenchmark.class.getName() + ".exchange",
 					Http1RequestDecodeBenchmark.class.getName() + ".decode",
 					Http1RequestDecodeBenchmark.class.getName() + ".decode",
 					Http1ResponseEncodeBenchmark.class.getName() + ".encode");

@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
  * A real Redis for a test: Debian's {@code redis-server} on a free loopback port, with no persistence, stopped with
  * the test. A test is skipped, with a printed reason, when the binary is not installed.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
 
 	private static final Path BINARY = Path.of("/usr/bin/redis-server");
 
@@ -33,14 +33,14 @@ final class RedisServer implements AutoCloseable {
 		this.process = process;
 	}
 
-	static void assumeInstalled() {
+	public static void assumeInstalled() {
 		if (!Files.isExecutable(BINARY)) {
 			System.out.println("Skipped: " + BINARY + " is not installed (apt-get install redis-server)");
 		}
 		Assumptions.assumeTrue(Files.isExecutable(BINARY), "redis-server is not installed (apt-get install redis-server)");
 	}
 
-	static RedisServer start() {
+	public static RedisServer start() {
 		assumeInstalled();
 		int port = freePort();
 		try {
@@ -58,15 +58,15 @@ final class RedisServer implements AutoCloseable {
 		}
 	}
 
-	int port() {
+	public int port() {
 		return this.port;
 	}
 
-	String uri() {
+	public String uri() {
 		return "redis://127.0.0.1:" + this.port;
 	}
 
-	boolean answersPing() {
+	public boolean answersPing() {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", this.port), 1000);
 			socket.setSoTimeout(1000);
@@ -84,7 +84,7 @@ final class RedisServer implements AutoCloseable {
 	}
 
 	/** Stop Redis as a crash would: at once, the clients' connections reset. */
-	void stop() {
+	public void stop() {
 		this.process.destroyForcibly();
 		try {
 			this.process.waitFor(30, TimeUnit.SECONDS);

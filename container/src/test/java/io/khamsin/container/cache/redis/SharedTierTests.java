@@ -94,9 +94,14 @@ class SharedTierTests {
 	}
 
 	private DefaultPageCache instance(RedisServer server, SharedTierConfig shared) {
+		return instance(server, shared, true);
+	}
+
+	private DefaultPageCache instance(RedisServer server, SharedTierConfig shared, boolean localTier) {
 		LettuceSharedTier tier = LettuceSharedTier.create(RedisURI.create(server.uri()), shared);
 		await().atMost(Duration.ofSeconds(30)).until(tier::isSubscribed);
-		return DefaultPageCache.builder(PageCacheConfig.builder().enabled(true).shared(shared).build())
+		return DefaultPageCache
+			.builder(PageCacheConfig.builder().enabled(true).shared(shared).localTier(localTier).build())
 			.sharedTier(tier)
 			.build();
 	}
@@ -186,6 +191,35 @@ class SharedTierTests {
 		assertThat(this.b.figures().requests(CacheResult.HIT, CacheTier.LOCAL)).isEqualTo(1);
 		assertThat(this.a.figures().requests(CacheResult.MISS, CacheTier.SHARED)).isEqualTo(1);
 		assertThat(this.b.figures().sharedErrors()).isZero();
+	}
+
+	@Test
+	void withoutALocalTierEveryHitIsReadFromTheSharedTierAndNothingStaysInMemory() {
+		DefaultPageCache first = instance(redis, this.shared, false);
+		DefaultPageCache second = instance(redis, this.shared, false);
+		try {
+			render(lookup(first, "/page/1"), "rendered once", "Cache-Control", "max-age=60");
+			awaitInRedis("https://shop.example/page/1");
+			for (DefaultPageCache instance : new DefaultPageCache[] { first, first, second }) {
+				Lookup hit = lookup(instance, "/page/1");
+				assertThat(((Lookup.Hit) hit).tier()).isEqualTo(CacheTier.SHARED);
+				assertThat(body(hit)).isEqualTo("rendered once");
+			}
+			assertThat(first.figures().entries()).isZero();
+			assertThat(first.figures().bytes()).isZero();
+			assertThat(first.figures().requests(CacheResult.HIT, CacheTier.SHARED)).isEqualTo(2);
+			assertThat(second.figures().requests(CacheResult.HIT, CacheTier.SHARED)).isEqualTo(1);
+			first.purgeKey("/page/1");
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> raw.sync().exists(redisKey("https://shop.example/page/1")) == 0);
+			Lookup purged = lookup(second, "/page/1");
+			assertThat(purged).isInstanceOf(Lookup.Miss.class);
+			abandon(purged);
+		}
+		finally {
+			first.close();
+			second.close();
+		}
 	}
 
 	@Test
