@@ -171,7 +171,10 @@ class KhamsinReactiveWebServerFactoryCompressionTests {
 	}
 
 	private WebClient client() {
-		reactor.netty.http.client.HttpClient client = reactor.netty.http.client.HttpClient.create()
+		// A connection of its own for every request: taking a connection from Reactor Netty's shared pool, right
+		// after the previous request's client closed its own, can leave the request waiting for a connection that
+		// never comes (the client opens none, as ss shows while it waits), on a loaded machine.
+		reactor.netty.http.client.HttpClient client = reactor.netty.http.client.HttpClient.newConnection()
 			.compress(true)
 			.doOnConnected((connection) -> connection.channel()
 				.pipeline()

@@ -319,6 +319,7 @@ public final class Bench {
 			Integer rounds = null;
 			Integer cpuRate = null;
 			Integer warmup = null;
+			Integer warmupMax = null;
 			Double trialSeconds = null;
 			for (int i = 0; i < args.length; i++) {
 				String arg = args[i];
@@ -336,6 +337,7 @@ public final class Bench {
 					case "--commit" -> options.commit = args[++i];
 					case "--cpu-rate" -> cpuRate = Integer.parseInt(args[++i]);
 					case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+					case "--warmup-max" -> warmupMax = Integer.parseInt(args[++i]);
 					case "--p99-bound-ms" -> options.p99BoundMillis = Double.parseDouble(args[++i]);
 					case "--trial-seconds" -> trialSeconds = Double.parseDouble(args[++i]);
 					case "--variant" -> options.addVariant(args[++i]);
@@ -350,6 +352,9 @@ public final class Bench {
 			}
 			if (warmup != null) {
 				s = s.withWarmup(warmup);
+			}
+			if (warmupMax != null) {
+				s = s.withWarmupMax(warmupMax);
 			}
 			if (trialSeconds != null) {
 				s = s.withTrialSeconds(trialSeconds);

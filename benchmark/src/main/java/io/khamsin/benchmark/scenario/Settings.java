@@ -47,6 +47,13 @@ public record Settings(boolean quick, int rounds, int warmupSeconds, int warmupM
 				this.serverCore, this.loadCore);
 	}
 
+	/** These settings with at most {@code maximum} seconds of warm-up (and at least no more than that). */
+	public Settings withWarmupMax(int maximum) {
+		return new Settings(this.quick, this.rounds, Math.min(this.warmupSeconds, maximum), maximum,
+				this.trialSeconds, this.searchTrials, this.refineTrials, this.peakSeconds, this.cpuRate,
+				this.serverCore, this.loadCore);
+	}
+
 	public Settings withTrialSeconds(double seconds) {
 		return new Settings(this.quick, this.rounds, this.warmupSeconds, this.warmupMaxSeconds, seconds,
 				this.searchTrials, this.refineTrials, this.peakSeconds, this.cpuRate, this.serverCore, this.loadCore);

@@ -72,6 +72,25 @@ class WarmUpTests {
 		assertThat(rule.steady(List.of(0.0, 0.0), 90)).isFalse();
 	}
 
+	@Test
+	void theMostWarmUpComesFromTheSettingsAndBoundsTheLeast() {
+		WarmUp.Rule rule = WarmUp.Rule.of(this.full.withWarmupMax(120), true);
+		assertThat(rule.minimumSeconds()).isEqualTo(60);
+		assertThat(rule.maximumSeconds()).isEqualTo(120);
+		WarmUp unsteady = rule.run(source(alternating(100_000, 70_000, 40), new ArrayList<>()));
+		assertThat(unsteady.seconds()).isEqualTo(120);
+		assertThat(unsteady.steady()).isFalse();
+		assertThat(WarmUp.Rule.of(this.full.withWarmupMax(30), true).minimumSeconds()).isEqualTo(30);
+	}
+
+	private static List<Double> alternating(double high, double low, int windows) {
+		List<Double> rates = new ArrayList<>();
+		for (int i = 0; i < windows; i++) {
+			rates.add((i % 2 == 0) ? high : low);
+		}
+		return rates;
+	}
+
 	private static List<Double> constant(double rate, int windows) {
 		List<Double> rates = new ArrayList<>();
 		for (int i = 0; i < windows; i++) {
