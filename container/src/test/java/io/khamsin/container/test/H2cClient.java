@@ -47,6 +47,8 @@ public final class H2cClient implements AutoCloseable {
 
 	private final CompletableFuture<Http2GoAwayFrame> goAway = new CompletableFuture<>();
 
+	private volatile int goAwayLastStreamId = -1;
+
 	/** The client's connection window: large, as browsers and curl make theirs, so that one unread stream stalls no other. */
 	private static final int CONNECTION_WINDOW = 16 * 1024 * 1024;
 
@@ -64,6 +66,8 @@ public final class H2cClient implements AutoCloseable {
 									@Override
 									public void channelRead(ChannelHandlerContext ctx, Object msg) {
 										if (msg instanceof Http2GoAwayFrame frame) {
+											// A duplicate of a GOAWAY frame forgets its last stream id: keep it apart.
+											H2cClient.this.goAwayLastStreamId = frame.lastStreamId();
 											H2cClient.this.goAway.complete(frame.retainedDuplicate());
 										}
 										ReferenceCountUtil.release(msg);
@@ -97,7 +101,15 @@ public final class H2cClient implements AutoCloseable {
 		return this.connection;
 	}
 
-	/** @return completes with the server's GOAWAY (retained), or {@code null} if the connection closed without one */
+	/** @return the last stream id of the server's GOAWAY, {@code -1} before one arrived */
+	public int goAwayLastStreamId() {
+		return this.goAwayLastStreamId;
+	}
+
+	/**
+	 * @return completes with the server's GOAWAY (retained), or {@code null} if the connection closed without one; its
+	 * {@code lastStreamId()} is lost in the copy, see {@link #goAwayLastStreamId()}
+	 */
 	public CompletableFuture<Http2GoAwayFrame> goAway() {
 		return this.goAway;
 	}
