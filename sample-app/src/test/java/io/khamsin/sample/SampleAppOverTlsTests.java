@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +28,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.khamsin.container.test.CommandLine;
+import io.khamsin.container.test.LeakDetectionExtension;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TlsClient;
@@ -40,7 +42,7 @@ import static org.awaitility.Awaitility.await;
  * the JDK's HttpClient over TLS 1.3 and 1.2, {@code openssl s_client} for what is negotiated and for a resumed
  * session, which {@code /actuator/khamsin} and the meters count as resumed; the bundle of the SNI host name; client
  * authentication wanted, with and without a certificate; WebSocket and server-sent events; a certificate replaced on
- * disk and served to the next connection; and cleartext to the TLS port refused with a 400.
+ * disk and served to the next connection; a multipart form, and clients that leave in the middle of one; and cleartext to the TLS port refused with a 400.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SampleAppOverTlsTests {
@@ -255,6 +257,24 @@ class SampleAppOverTlsTests {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
 				handshakes().path("failed").path("certificate-refused").asLong()
 						+ handshakes().path("failed").path("closed").asLong()).isGreaterThan(before));
+	}
+
+	@Test
+	void aMultipartFormArrivesWholeOverTlsAndClientsThatLeaveMidFormLeakNothing() throws Exception {
+		MultipartUploads form = new MultipartUploads();
+		int mark = LeakDetectionExtension.mark();
+		for (int i = 0; i < 5; i++) {
+			SSLSocket socket = (SSLSocket) app.clientContext(null).getSocketFactory().createSocket("localhost", app.port());
+			socket.startHandshake();
+			form.sendHalfAndLeave(socket);
+		}
+		HttpResponse<String> response = client("TLSv1.3").send(HttpRequest.newBuilder(app.uri("/upload/parts"))
+			.header("Content-Type", MultipartUploads.CONTENT_TYPE)
+			.POST(HttpRequest.BodyPublishers.ofByteArray(form.body))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		form.assertAnswered(response.body());
+		assertThat(LeakDetectionExtension.reportsSince(mark)).isEmpty();
 	}
 
 	private static HttpClient client(String protocol) {
