@@ -28,9 +28,12 @@ class TestsslScanTests {
 			.provider(provider)
 			.build();
 		try (TlsTestServer server = TlsTestServer.start(config)) {
-			CommandLine.Result scan = CommandLine.run(null, Duration.ofMinutes(8), "testssl", "--quiet", "--color", "0",
-					"--warnings", "off", "--nodns", "none", "--ip", "127.0.0.1", "--protocols", "--renegotiation",
-					"--std", "--server-defaults", "--vulnerable", "localhost:" + server.port());
+			CommandLine.Result scan = scan(server.port());
+			// On a loaded machine testssl's own connections can time out ("Connect problem", a finding about the
+			// client, not the server): scan again, at most twice.
+			for (int attempt = 1; attempt < 3 && scan.output().contains("Connect problem"); attempt++) {
+				scan = scan(server.port());
+			}
 			assertThat(scan.output()).as(scan.toString())
 				.doesNotContain("VULNERABLE")
 				.containsPattern("TLS 1\\s+not offered")
@@ -42,6 +45,12 @@ class TestsslScanTests {
 				.containsPattern("Session Resumption\\s+Tickets: yes")
 				.containsPattern("ALPN/HTTP2\\s+http/1\\.1 \\(offered\\)");
 		}
+	}
+
+	private static CommandLine.Result scan(int port) {
+		return CommandLine.run(null, Duration.ofMinutes(3), "testssl", "--quiet", "--color", "0", "--warnings", "off",
+				"--nodns", "none", "--ip", "127.0.0.1", "--protocols", "--renegotiation", "--std", "--server-defaults",
+				"--vulnerable", "localhost:" + port);
 	}
 
 }
