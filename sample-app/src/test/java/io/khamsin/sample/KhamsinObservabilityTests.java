@@ -129,18 +129,23 @@ class KhamsinObservabilityTests {
 		});
 	}
 
+	private static final double WRITE_SLACK_MILLIS = 5;
+
 	@Test
 	void latencyPercentilesAgreeWithWhatTheClientsMeasured() throws Exception {
 		JsonNode page = await().atMost(WAIT).until(() -> pageLatency(), (node) -> node != null
 				&& node.path("count").asLong() == CLIENTS * PAGES_PER_CLIENT);
 		// khamsin's clock runs inside each client's (from the request's first byte in to the response's last
-		// byte out), and both are bucketed alike, so no server percentile can exceed the client's.
-		assertThat(page.path("p50").asDouble()).isLessThanOrEqualTo(clientMillis(50))
+		// byte out), and both are bucketed alike, so no server percentile can exceed the client's by more than
+		// the slack of a write whose completion the server hears after the client has read the answer, which a
+		// busy machine makes a millisecond or two.
+		assertThat(page.path("p50").asDouble()).isLessThanOrEqualTo(clientMillis(50) + WRITE_SLACK_MILLIS)
 			.isGreaterThanOrEqualTo(ObservedSampleApp.PAGE_DELAY.toMillis() * 0.99);
-		assertThat(page.path("p90").asDouble()).isLessThanOrEqualTo(clientMillis(90));
-		assertThat(page.path("p99").asDouble()).isLessThanOrEqualTo(clientMillis(99));
-		assertThat(page.path("p999").asDouble()).isLessThanOrEqualTo(clientMillis(99.9));
-		assertThat(page.path("max").asDouble()).isLessThanOrEqualTo(clientPageLatencies.getMaxValue() / 1e6);
+		assertThat(page.path("p90").asDouble()).isLessThanOrEqualTo(clientMillis(90) + WRITE_SLACK_MILLIS);
+		assertThat(page.path("p99").asDouble()).isLessThanOrEqualTo(clientMillis(99) + WRITE_SLACK_MILLIS);
+		assertThat(page.path("p999").asDouble()).isLessThanOrEqualTo(clientMillis(99.9) + WRITE_SLACK_MILLIS);
+		assertThat(page.path("max").asDouble())
+			.isLessThanOrEqualTo(clientPageLatencies.getMaxValue() / 1e6 + WRITE_SLACK_MILLIS);
 		assertThat(page.path("p50").asDouble()).isLessThanOrEqualTo(page.path("p90").asDouble());
 		assertThat(page.path("p90").asDouble()).isLessThanOrEqualTo(page.path("p99").asDouble());
 	}
