@@ -4,7 +4,8 @@
  * {@code OPTIONS *}, the clock, the access log) and makes an {@link io.khamsin.container.bridge.HttpExchange} over
  * khamsin's own {@code ServerHttpRequest} and {@code ServerHttpResponse}, with demand-driven request bodies and
  * zero-copy file responses. A protocol joins by implementing {@link io.khamsin.container.bridge.ExchangeChannel}
- * (how its requests are answered), {@link io.khamsin.container.bridge.ConnectionInfo} (what its connection is) and,
- * if it can leave HTTP after a {@code 101}, {@link io.khamsin.container.bridge.ProtocolUpgrade}.
+ * (how its requests are answered), {@link io.khamsin.container.bridge.ConnectionInfo} (what its connection is, most
+ * simply as a {@link io.khamsin.container.bridge.ConnectionHandler}) and, if it can leave HTTP after a {@code 101},
+ * {@link io.khamsin.container.bridge.ProtocolUpgrade}.
  */
 package io.khamsin.container.bridge;

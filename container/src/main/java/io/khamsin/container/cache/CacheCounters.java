@@ -2,7 +2,10 @@ package io.khamsin.container.cache;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.netty.util.concurrent.FastThreadLocal;
@@ -87,6 +90,28 @@ final class CacheCounters {
 
 	long get(CacheResult result, CacheTier tier) {
 		return get(result(result, tier));
+	}
+
+	/**
+	 * The figures of the counts, with what the local tier holds.
+	 * @param bytes the bytes it holds
+	 * @param maxBytes the most it may hold
+	 * @param entries the keys it holds
+	 * @return the figures
+	 */
+	PageCacheFigures figures(long bytes, long maxBytes, long entries) {
+		Map<CacheResult, Map<CacheTier, Long>> requests = new EnumMap<>(CacheResult.class);
+		for (CacheResult result : CacheResult.values()) {
+			Map<CacheTier, Long> tiers = new EnumMap<>(CacheTier.class);
+			for (CacheTier tier : CacheTier.values()) {
+				tiers.put(tier, get(result, tier));
+			}
+			requests.put(result, Collections.unmodifiableMap(tiers));
+		}
+		return new PageCacheFigures(Collections.unmodifiableMap(requests), bytes, maxBytes, entries, get(EVICTIONS),
+				get(EXPIRATIONS), get(ADMISSION_REJECTIONS), get(SINGLE_FLIGHT_WAITS), get(SINGLE_FLIGHT_TIMEOUTS),
+				get(SINGLE_FLIGHT_OVERFLOWS), get(SHARED_ERRORS), get(SHARED_FORMAT_MISMATCHES), get(STORES),
+				get(VARIANTS), get(NOT_MODIFIED), get(PURGED));
 	}
 
 }

@@ -1,14 +1,9 @@
 package io.khamsin.container.cache;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -16,17 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The page cache: the {@link #lookup} of the exchange stage, the store of what tickets capture, single-flight,
@@ -36,31 +25,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefaultPageCache implements PageCache, AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(DefaultPageCache.class);
-
-	/** How long a key whose render was not cacheable goes straight to the application (no waiting for renders). */
-	static final Duration UNCACHEABLE_MEMORY = Duration.ofSeconds(10);
-
-	/** One answer per reason: a bypass holds nothing of its request. */
-	private static final Lookup.Bypass[] BYPASSES = bypasses();
-
 	private final PageCacheConfig config;
 
 	private final Cacheability cacheability;
 
-	private final Cache<String, Stored> local;
-
-	private final Cache<String, Boolean> uncacheable;
-
 	private final CacheCounters counters = new CacheCounters();
+
+	private final LocalTier local;
 
 	private final MissSketch misses;
 
 	private final Map<String, Flight> flights = new ConcurrentHashMap<>();
 
-	private final List<VariantEncoder> encoders;
-
-	private final Executor variantExecutor;
+	private final Variants variants;
 
 	private final ByteBufAllocator alloc;
 
@@ -78,41 +55,10 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		this.cacheability = new Cacheability(this.config);
 		this.clock = builder.clock;
 		this.alloc = builder.alloc;
-		this.encoders = List.copyOf(builder.encoders);
-		this.variantExecutor = builder.variantExecutor;
 		this.misses = (this.config.admissionThreshold() > 1) ? new MissSketch() : null;
-		LongSupplier clock = this.clock;
-		this.local = Caffeine.newBuilder()
-			.maximumWeight(this.config.maxSize())
-			.<String, Stored>weigher((key, stored) -> stored.weight() + 2 * key.length())
-			.expireAfter(new Expiry<String, Stored>() {
-
-				@Override
-				public long expireAfterCreate(String key, Stored stored, long now) {
-					return stored.keepNanos(clock.getAsLong());
-				}
-
-				@Override
-				public long expireAfterUpdate(String key, Stored stored, long now, long current) {
-					return stored.keepNanos(clock.getAsLong());
-				}
-
-				@Override
-				public long expireAfterRead(String key, Stored stored, long now, long current) {
-					return current;
-				}
-
-			})
-			.ticker(() -> clock.getAsLong() * 1_000_000L)
-			.executor(Runnable::run)
-			.removalListener((String key, Stored stored, RemovalCause cause) -> dropped(stored, cause))
-			.build();
-		this.uncacheable = Caffeine.newBuilder()
-			.maximumSize(10_000)
-			.expireAfterWrite(UNCACHEABLE_MEMORY)
-			.ticker(() -> clock.getAsLong() * 1_000_000L)
-			.executor(Runnable::run)
-			.build();
+		this.local = new LocalTier(this.config.maxSize(), this.clock, this.counters);
+		this.variants = new Variants(builder.encoders, builder.variantExecutor, this.alloc,
+				this.config.offLoopVariantSize(), this.counters, this.local);
 		this.shared = (builder.sharedTier != null && this.config.shared().enabled())
 				? new SharedTierClient(builder.sharedTier, this.config.shared(), this.counters) : null;
 		if (this.shared != null) {
@@ -154,21 +100,21 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	 * @return what to do
 	 */
 	public Lookup lookup(CacheRequest request, EventExecutor executor) {
-		BypassReason reason = bypass(request);
+		BypassReason reason = LookupRules.bypass(this.config.enabled(), request);
 		if (reason != null) {
 			this.counters.count(CacheResult.BYPASS, CacheTier.LOCAL);
-			return BYPASSES[reason.ordinal()];
+			return LookupRules.answer(reason);
 		}
 		boolean head = "HEAD".equals(request.method());
 		String page = PageKeys.page(request);
-		boolean noCache = requestsNoCache(request);
+		boolean noCache = LookupRules.noCache(request);
 		boolean authorized = request.header("authorization") != null;
 		long now = this.clock.getAsLong();
-		Stored stored = this.local.getIfPresent(page);
+		Stored stored = this.local.get(page);
 		String key = page;
 		if (stored instanceof VaryMarker marker) {
 			key = PageKeys.entryKey(page, PageKeys.variant(marker.names(), request));
-			stored = this.local.getIfPresent(key);
+			stored = this.local.get(key);
 		}
 		CachedResponse fallback = null;
 		if (stored instanceof CachedResponse entry && !noCache && (!authorized || entry.isPublic())) {
@@ -193,10 +139,10 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 				fallback = entry;
 			}
 		}
-		if (this.uncacheable.getIfPresent(key) != null) {
+		if (this.local.recentlyUncacheable(key)) {
 			release(fallback);
 			this.counters.count(CacheResult.UNCACHEABLE, CacheTier.LOCAL);
-			return BYPASSES[BypassReason.RECENTLY_UNCACHEABLE.ordinal()];
+			return LookupRules.answer(BypassReason.RECENTLY_UNCACHEABLE);
 		}
 		if (head) {
 			return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.HEAD, false, CacheTier.LOCAL, fallback));
@@ -216,49 +162,6 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 				fallback));
 	}
 
-	private static Lookup.Bypass[] bypasses() {
-		BypassReason[] reasons = BypassReason.values();
-		Lookup.Bypass[] bypasses = new Lookup.Bypass[reasons.length];
-		for (BypassReason reason : reasons) {
-			bypasses[reason.ordinal()] = new Lookup.Bypass(reason);
-		}
-		return bypasses;
-	}
-
-	private BypassReason bypass(CacheRequest request) {
-		if (!this.config.enabled()) {
-			return BypassReason.DISABLED;
-		}
-		String method = request.method();
-		if (!"GET".equals(method) && !"HEAD".equals(method)) {
-			return BypassReason.METHOD;
-		}
-		if (request.hasBody()) {
-			return BypassReason.BODY;
-		}
-		if (request.host() == null || request.host().isEmpty() || request.path() == null) {
-			return BypassReason.TARGET;
-		}
-		if (request.header("upgrade") != null) {
-			return BypassReason.UPGRADE;
-		}
-		String cacheControl = request.header("cache-control");
-		if (cacheControl != null && CacheControl.parse(request.headers("cache-control")).noStore()) {
-			return BypassReason.NO_STORE;
-		}
-		return null;
-	}
-
-	private static boolean requestsNoCache(CacheRequest request) {
-		String cacheControl = request.header("cache-control");
-		if (cacheControl != null) {
-			return CacheControl.parse(request.headers("cache-control")).noCache();
-		}
-		// RFC 9111, section 5.4: Pragma: no-cache counts only when there is no Cache-Control.
-		String pragma = request.header("pragma");
-		return pragma != null && pragma.toLowerCase(java.util.Locale.ROOT).contains("no-cache");
-	}
-
 	/**
 	 * Answer from an entry: a 304 when the request's conditions match it, else a hit in the best coding the
 	 * client accepts.
@@ -272,7 +175,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			this.counters.add(CacheCounters.NOT_MODIFIED, 1);
 			return new Lookup.NotModified(entry, ageMillis / 1000, tier);
 		}
-		Representation representation = representation(entry, request, head);
+		Representation representation = this.variants.choose(entry, request, head);
 		ByteBuf body = null;
 		if (!head) {
 			body = entry.retainedBody(representation);
@@ -288,7 +191,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	/** A stale hit for stale-if-error, counted by the ticket that asks for it. */
 	Lookup.Hit staleHit(CachedResponse entry, CacheRequest request) {
 		boolean head = "HEAD".equals(request.method());
-		Representation representation = representation(entry, request, head);
+		Representation representation = this.variants.choose(entry, request, head);
 		ByteBuf body = head ? null : entry.retainedBody(representation);
 		if (!head && body == null) {
 			return null;
@@ -331,7 +234,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		if (flight != null) {
 			this.flights.remove(flight.key(), flight);
 			if (uncacheable) {
-				this.uncacheable.put(flight.key(), Boolean.TRUE);
+				this.local.markUncacheable(flight.key());
 			}
 			for (Lookup.Deferred waiter : flight.land()) {
 				if (this.localTier || stored == null) {
@@ -396,9 +299,9 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	/** A fresh answer from the local tier, or {@code null}. */
 	private Lookup fromLocal(CacheRequest request, String page, CacheTier tier) {
-		Stored stored = this.local.getIfPresent(page);
+		Stored stored = this.local.get(page);
 		if (stored instanceof VaryMarker marker) {
-			stored = this.local.getIfPresent(PageKeys.entryKey(page, PageKeys.variant(marker.names(), request)));
+			stored = this.local.get(PageKeys.entryKey(page, PageKeys.variant(marker.names(), request)));
 		}
 		boolean authorized = request.header("authorization") != null;
 		long now = this.clock.getAsLong();
@@ -421,16 +324,16 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	private void askShared(Lookup.Deferred answer, Flight flight, CacheRequest request, String page, boolean admitted,
 			CachedResponse fallback) {
 		long purgesAtStart = this.purges.get();
-		this.shared.get(sharedKey(page, "")).whenComplete((bytes, error) -> {
-			Stored stored = (error == null) ? decode(bytes) : null;
+		this.shared.get(SharedTierClient.key(page, "")).whenComplete((bytes, error) -> {
+			Stored stored = (error == null) ? this.shared.decode(bytes, this.alloc) : null;
 			if (stored instanceof VaryMarker marker) {
 				String variant = PageKeys.variant(marker.names(), request);
 				if (this.localTier && this.purges.get() == purgesAtStart
 						&& marker.untilMillis() > this.clock.getAsLong()) {
 					this.local.put(page, marker);
 				}
-				this.shared.get(sharedKey(page, variant)).whenComplete((variantBytes, variantError) -> {
-					Stored variantStored = (variantError == null) ? decode(variantBytes) : null;
+				this.shared.get(SharedTierClient.key(page, variant)).whenComplete((variantBytes, variantError) -> {
+					Stored variantStored = (variantError == null) ? this.shared.decode(variantBytes, this.alloc) : null;
 					sharedAnswered(answer, flight, request, page, admitted, fallback, variantStored, purgesAtStart);
 				});
 				return;
@@ -488,29 +391,6 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		}
 	}
 
-	private Stored decode(byte[] bytes) {
-		if (bytes == null) {
-			return null;
-		}
-		try {
-			return SharedEntryFormat.decode(bytes, this.alloc);
-		}
-		catch (SharedEntryFormat.VersionMismatchException ex) {
-			this.counters.add(CacheCounters.SHARED_FORMAT_MISMATCHES, 1);
-			logger.debug("Page cache: {}; taken as a miss", ex.getMessage());
-			return null;
-		}
-		catch (IOException | RuntimeException ex) {
-			this.counters.add(CacheCounters.SHARED_ERRORS, 1);
-			logger.debug("Page cache: an unreadable shared entry ({}); taken as a miss", ex.toString());
-			return null;
-		}
-	}
-
-	private String sharedKey(String page, String variant) {
-		return page + PageKeys.VARIANT_SEPARATOR + variant;
-	}
-
 	// Storing
 
 	Cacheability.Decision decide(CacheRequest request, int status, String[] names, String[] values) {
@@ -556,10 +436,10 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			byte[] bytes = SharedEntryFormat.encode(entry);
 			Duration ttl = Duration.ofMillis(servable);
 			if (bytes != null) {
-				this.shared.put(sharedKey(page, variant), bytes, ttl, metadata.tags());
+				this.shared.put(SharedTierClient.key(page, variant), bytes, ttl, metadata.tags());
 			}
 			if (marker != null) {
-				this.shared.put(sharedKey(page, ""), SharedEntryFormat.encode(marker), ttl, metadata.tags());
+				this.shared.put(SharedTierClient.key(page, ""), SharedEntryFormat.encode(marker), ttl, metadata.tags());
 			}
 		}
 		return entry;
@@ -574,88 +454,6 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		exact.writeBytes(body, body.readerIndex(), length);
 		body.release();
 		return exact;
-	}
-
-	private void dropped(Stored stored, RemovalCause cause) {
-		if (stored == null) {
-			return;
-		}
-		if (cause == RemovalCause.REPLACED && this.local.asMap().get(keyOf(stored)) == stored) {
-			// The same entry put again to weigh a new variant: it stays.
-			return;
-		}
-		stored.dropped();
-		if (stored instanceof CachedResponse) {
-			if (cause == RemovalCause.SIZE) {
-				this.counters.add(CacheCounters.EVICTIONS, 1);
-			}
-			else if (cause == RemovalCause.EXPIRED) {
-				this.counters.add(CacheCounters.EXPIRATIONS, 1);
-			}
-		}
-	}
-
-	private static String keyOf(Stored stored) {
-		return (stored instanceof CachedResponse entry) ? entry.key() : stored.page();
-	}
-
-	// Variants
-
-	private Representation representation(CachedResponse entry, CacheRequest request, boolean head) {
-		Representation identity = entry.identity();
-		if (!entry.managesCodings() || this.encoders.isEmpty() || identity == null) {
-			return identity;
-		}
-		VariantEncoder encoder = AcceptEncoding.choose(request.header("accept-encoding"), this.encoders);
-		if (encoder == null) {
-			return identity;
-		}
-		Representation variant = entry.representation(encoder.coding());
-		if (variant != null || head || !entry.claimVariant(encoder.coding())) {
-			return (variant != null) ? variant : identity;
-		}
-		if (identity.length() <= this.config.offLoopVariantSize()) {
-			makeVariant(entry, encoder);
-			variant = entry.representation(encoder.coding());
-			return (variant != null) ? variant : identity;
-		}
-		try {
-			this.variantExecutor.execute(() -> makeVariant(entry, encoder));
-		}
-		catch (RuntimeException ex) {
-			entry.variantMade(encoder.coding(), null);
-		}
-		return identity;
-	}
-
-	private void makeVariant(CachedResponse entry, VariantEncoder encoder) {
-		if (!entry.tryRetain()) {
-			return;
-		}
-		ByteBuf encoded = null;
-		try {
-			Representation identity = entry.identity();
-			if (identity != null) {
-				encoded = encoder.encode(identity.body().duplicate(), this.alloc);
-				if (encoded.readableBytes() >= identity.length()) {
-					// Nothing gained: clients get the identity body.
-					encoded.release();
-					encoded = null;
-				}
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.debug("Page cache: no {} variant of {}: {}", encoder.coding().token(), entry.key(), ex.toString());
-		}
-		finally {
-			entry.variantMade(encoder.coding(), encoded);
-			if (encoded != null) {
-				this.counters.add(CacheCounters.VARIANTS, 1);
-				// Put again so that Caffeine weighs the entry with its new variant.
-				this.local.asMap().replace(entry.key(), entry, entry);
-			}
-			entry.release();
-		}
 	}
 
 	// Purges
@@ -695,19 +493,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	 */
 	long applyLocally(Purge purge) {
 		this.purges.incrementAndGet();
-		long dropped = 0;
-		for (Map.Entry<String, Stored> held : this.local.asMap().entrySet()) {
-			Stored stored = held.getValue();
-			boolean matches = (purge.kind() == Purge.Kind.TAG)
-					? stored instanceof CachedResponse entry && entry.tags().contains(purge.value())
-					: purge.matchesPage(stored.page());
-			if (matches && this.local.asMap().remove(held.getKey(), stored) && stored instanceof CachedResponse) {
-				dropped++;
-			}
-		}
-		if (purge.kind() == Purge.Kind.ALL) {
-			this.uncacheable.invalidateAll();
-		}
+		long dropped = this.local.drop(purge);
 		this.counters.add(CacheCounters.PURGED, dropped);
 		return dropped;
 	}
@@ -716,47 +502,12 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	@Override
 	public PageCacheFigures figures() {
-		Map<CacheResult, Map<CacheTier, Long>> requests = new EnumMap<>(CacheResult.class);
-		for (CacheResult result : CacheResult.values()) {
-			Map<CacheTier, Long> tiers = new EnumMap<>(CacheTier.class);
-			for (CacheTier tier : CacheTier.values()) {
-				tiers.put(tier, this.counters.get(result, tier));
-			}
-			requests.put(result, Collections.unmodifiableMap(tiers));
-		}
-		long bytes = this.local.policy().eviction().map((eviction) -> eviction.weightedSize().orElse(0)).orElse(0L);
-		return new PageCacheFigures(Collections.unmodifiableMap(requests), bytes, this.config.maxSize(),
-				this.local.estimatedSize(), this.counters.get(CacheCounters.EVICTIONS),
-				this.counters.get(CacheCounters.EXPIRATIONS), this.counters.get(CacheCounters.ADMISSION_REJECTIONS),
-				this.counters.get(CacheCounters.SINGLE_FLIGHT_WAITS),
-				this.counters.get(CacheCounters.SINGLE_FLIGHT_TIMEOUTS),
-				this.counters.get(CacheCounters.SINGLE_FLIGHT_OVERFLOWS), this.counters.get(CacheCounters.SHARED_ERRORS),
-				this.counters.get(CacheCounters.SHARED_FORMAT_MISMATCHES), this.counters.get(CacheCounters.STORES),
-				this.counters.get(CacheCounters.VARIANTS), this.counters.get(CacheCounters.NOT_MODIFIED),
-				this.counters.get(CacheCounters.PURGED));
+		return this.counters.figures(this.local.bytes(), this.config.maxSize(), this.local.size());
 	}
 
 	@Override
 	public List<TopKey> topKeys(int limit) {
-		if (limit <= 0) {
-			return List.of();
-		}
-		Comparator<TopKey> byHits = Comparator.comparingLong(TopKey::hits);
-		PriorityQueue<TopKey> top = new PriorityQueue<>(limit + 1, byHits);
-		for (Stored stored : this.local.asMap().values()) {
-			if (stored instanceof CachedResponse entry) {
-				long hits = entry.hits();
-				if (top.size() < limit || hits > top.peek().hits()) {
-					top.add(new TopKey(entry.key(), hits, entry.weight()));
-					if (top.size() > limit) {
-						top.poll();
-					}
-				}
-			}
-		}
-		List<TopKey> keys = new ArrayList<>(top);
-		keys.sort(byHits.reversed());
-		return keys;
+		return this.local.topKeys(limit);
 	}
 
 	/** Run the local tier's pending maintenance (evictions, expirations) now; for tests and figures. */
@@ -769,8 +520,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.local.invalidateAll();
-		this.local.cleanUp();
+		this.local.clear();
 		if (this.shared != null) {
 			this.shared.tier().close();
 		}

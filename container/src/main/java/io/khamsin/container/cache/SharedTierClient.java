@@ -1,11 +1,13 @@
 package io.khamsin.container.cache;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +66,42 @@ final class SharedTierClient {
 	CompletableFuture<Long> purge(Purge purge) {
 		// Purges are not skipped while the tier is down: a purge that could reach it must.
 		return bounded(call(() -> this.tier.purge(purge)), "purge " + purge);
+	}
+
+	/**
+	 * The key of a page's entry in the tier.
+	 * @param page the page
+	 * @param variant its variant, or the empty string for its {@link VaryMarker}
+	 * @return the key
+	 */
+	static String key(String page, String variant) {
+		return page + PageKeys.VARIANT_SEPARATOR + variant;
+	}
+
+	/**
+	 * What the tier's bytes hold: a miss when there were none, or when they are of another format or unreadable
+	 * (each counted).
+	 * @param bytes the bytes read, or {@code null}
+	 * @param alloc where a response's body goes
+	 * @return the entry, or {@code null}
+	 */
+	Stored decode(byte[] bytes, ByteBufAllocator alloc) {
+		if (bytes == null) {
+			return null;
+		}
+		try {
+			return SharedEntryFormat.decode(bytes, alloc);
+		}
+		catch (SharedEntryFormat.VersionMismatchException ex) {
+			this.counters.add(CacheCounters.SHARED_FORMAT_MISMATCHES, 1);
+			logger.debug("Page cache: {}; taken as a miss", ex.getMessage());
+			return null;
+		}
+		catch (IOException | RuntimeException ex) {
+			this.counters.add(CacheCounters.SHARED_ERRORS, 1);
+			logger.debug("Page cache: an unreadable shared entry ({}); taken as a miss", ex.toString());
+			return null;
+		}
 	}
 
 	private static <T> CompletableFuture<T> call(java.util.function.Supplier<CompletionStage<T>> call) {

@@ -1,20 +1,17 @@
 package io.khamsin.container.http1;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.Map;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.server.reactive.SslInfo;
 
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.bridge.ConnectionHandler;
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.engine.ServerContext;
@@ -24,13 +21,12 @@ import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
  * What an HTTP/1.1 connection is, as the root of its {@link Http1ServerHandler}: the {@link ConnectionInfo} its
- * exchanges read (from the transport's {@link ConnectionSecurity} and the channel, so that it costs the connection
- * no object of its own), the figures of its reactor, how it leaves HTTP/1.1 after a {@code 101}
- * ({@link ProtocolUpgrade}: the new protocol's handlers take the codec's place), and what every layer of the
- * handler reads: the server's context and configuration, the handler's channel context and its codec's, and
+ * exchanges read (a {@link ConnectionHandler}, from the transport's {@link ConnectionSecurity} and the channel), the
+ * figures of its reactor, how it leaves HTTP/1.1 after a {@code 101} ({@link ProtocolUpgrade}: the new protocol's
+ * handlers take the codec's place), and what every layer of the handler reads: the server's context and configuration, the handler's channel context and its codec's, and
  * whether the connection closed.
  */
-abstract class Http1Connection extends ChannelInboundHandlerAdapter implements ConnectionInfo, ProtocolUpgrade {
+abstract class Http1Connection extends ConnectionHandler implements ProtocolUpgrade {
 
 	// The category of the connection's handler: the one to turn on to follow what happens to a connection.
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
@@ -41,8 +37,6 @@ abstract class Http1Connection extends ChannelInboundHandlerAdapter implements C
 
 	final ReactorMetrics reactor;
 
-	private final ConnectionSecurity security;
-
 	Http1ServerCodec codec;
 
 	ChannelHandlerContext ctx;
@@ -52,9 +46,9 @@ abstract class Http1Connection extends ChannelInboundHandlerAdapter implements C
 	boolean closed;
 
 	Http1Connection(ServerContext context, ConnectionSecurity security, ReactorMetrics reactor) {
+		super(security);
 		this.context = context;
 		this.config = context.config();
-		this.security = security;
 		this.reactor = reactor;
 	}
 
@@ -129,32 +123,8 @@ abstract class Http1Connection extends ChannelInboundHandlerAdapter implements C
 	}
 
 	@Override
-	public String scheme() {
-		return this.security.scheme();
-	}
-
-	@Override
-	public SslInfo sslInfo() {
-		return this.security.sslInfo(this.ctx.channel());
-	}
-
-	@Override
-	public InetSocketAddress remoteAddress() {
-		return inet(this.ctx.channel().remoteAddress());
-	}
-
-	@Override
-	public InetSocketAddress localAddress() {
-		return inet(this.ctx.channel().localAddress());
-	}
-
-	private static InetSocketAddress inet(SocketAddress address) {
-		return (address instanceof InetSocketAddress inet) ? inet : null;
-	}
-
-	@Override
-	public boolean zeroCopyFiles() {
-		return this.security.zeroCopyFiles();
+	protected Channel connectionChannel() {
+		return this.ctx.channel();
 	}
 
 }

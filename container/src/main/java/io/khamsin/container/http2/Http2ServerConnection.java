@@ -1,13 +1,11 @@
 package io.khamsin.container.http2;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2Connection;
@@ -18,9 +16,9 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.server.reactive.SslInfo;
 
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.bridge.ConnectionHandler;
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.guard.Guard;
@@ -40,15 +38,13 @@ import io.khamsin.container.transport.ConnectionSecurity;
  * <p>
  * The handler is its own timer task, one scheduled at a time.
  */
-final class Http2ServerConnection extends ChannelInboundHandlerAdapter implements ConnectionInfo, Runnable {
+final class Http2ServerConnection extends ConnectionHandler implements Runnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http2ServerConnection.class);
 
 	private final KhamsinServerConfig config;
 
 	private final Http2Config http2;
-
-	private final ConnectionSecurity security;
 
 	private final ServerFrameCodec codec;
 
@@ -68,9 +64,9 @@ final class Http2ServerConnection extends ChannelInboundHandlerAdapter implement
 
 	Http2ServerConnection(KhamsinServerConfig config, ConnectionSecurity security, ServerFrameCodec codec,
 			ReactorMetrics reactor, GuardCounters guards) {
+		super(security);
 		this.config = config;
 		this.http2 = config.http2();
-		this.security = security;
 		this.codec = codec;
 		this.reactor = reactor;
 		this.guards = guards;
@@ -250,27 +246,8 @@ final class Http2ServerConnection extends ChannelInboundHandlerAdapter implement
 	}
 
 	@Override
-	public String scheme() {
-		return this.security.scheme();
-	}
-
-	@Override
-	public SslInfo sslInfo() {
-		return this.security.sslInfo(this.ctx.channel());
-	}
-
-	@Override
-	public InetSocketAddress remoteAddress() {
-		return inet(this.ctx.channel().remoteAddress());
-	}
-
-	@Override
-	public InetSocketAddress localAddress() {
-		return inet(this.ctx.channel().localAddress());
-	}
-
-	private static InetSocketAddress inet(SocketAddress address) {
-		return (address instanceof InetSocketAddress inet) ? inet : null;
+	protected Channel connectionChannel() {
+		return this.ctx.channel();
 	}
 
 	@Override

@@ -127,7 +127,7 @@ class SingleFlightTests {
 		this.fixture.render(this.fixture.lookup(this.cache, get("/page/mine")), 200, "mine", "Cache-Control", "private");
 		Lookup next = this.fixture.lookup(this.cache, get("/page/mine"));
 		assertThat(next).isEqualTo(new Lookup.Bypass(BypassReason.RECENTLY_UNCACHEABLE));
-		this.fixture.now.addAndGet(DefaultPageCache.UNCACHEABLE_MEMORY.toMillis() + 1);
+		this.fixture.now.addAndGet(LocalTier.UNCACHEABLE_MEMORY.toMillis() + 1);
 		Lookup later = this.fixture.lookup(this.cache, get("/page/mine"));
 		assertThat(later).isInstanceOf(Lookup.Miss.class);
 		CacheFixture.release(later);
