@@ -255,6 +255,20 @@ final class H2Expectations {
 				(event) -> event.closed() ? Verdict.PASS : pingVerdict(event.frame(), opaque));
 	}
 
+	/**
+	 * The acknowledgement of a PING, or the server ending the connection: a GOAWAY with an error, or a close (for a
+	 * server whose limit stopped an attack whose frames had all been sent before its GOAWAY arrived).
+	 */
+	void pingAckOrConnectionEnd(byte[] opaque) {
+		await("PING with ACK and opaque data " + Arrays.toString(opaque) + ", or the server ending the connection",
+				(event) -> {
+					if (event.closed() || (event.frame().is(Frame.GOAWAY) && event.frame().errorCode() != 0)) {
+						return Verdict.PASS;
+					}
+					return pingVerdict(event.frame(), opaque);
+				});
+	}
+
 	private static Verdict pingVerdict(Frame frame, byte[] opaque) {
 		if (frame.is(Frame.PING) && frame.isAck()) {
 			return Arrays.equals(frame.payload(), opaque) ? Verdict.PASS : Verdict.FAIL;

@@ -142,6 +142,19 @@ class H2ExpectationsTests {
 	}
 
 	@Test
+	void aPingAcknowledgementOrConnectionEndPassesOnAGoawayWithAnError() throws IOException {
+		serverSends(settings(), goAway(ErrorCode.ENHANCE_YOUR_CALM));
+		this.client.expect().pingAckOrConnectionEnd(opaque("after"));
+	}
+
+	@Test
+	void aPingAcknowledgementOrConnectionEndFailsWhenTheServerSaysNothing() {
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> this.client.expectWithin(SILENCE).pingAckOrConnectionEnd(opaque("after")))
+			.withMessageContaining("nothing within");
+	}
+
+	@Test
 	void aResponseIsReadUpToEndOfStreamWithItsHeadDecoded() throws IOException {
 		byte[] head = new HpackCodec().encode(new DefaultHttp2Headers().status("200").add("x-test", "ok"));
 		serverSends(encodeFrame(Frame.HEADERS, Frame.FLAG_END_HEADERS, 1, head),
