@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
@@ -56,6 +58,9 @@ public final class KhamsinServer {
 	private static final Logger logger = LoggerFactory.getLogger(KhamsinServer.class);
 
 	private static final Duration LISTENER_CLOSE = Duration.ofSeconds(2);
+
+	/** How long {@link #stop()} waits for the connections it closed before it stops their reactors. */
+	private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
 
 	private final KhamsinServerConfig config;
 
@@ -280,11 +285,27 @@ public final class KhamsinServer {
 		for (Listener listener : running.listeners()) {
 			listener.close(LISTENER_CLOSE);
 		}
-		this.connections.closeAll();
+		awaitClosed(this.connections.closeAll());
 		running.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
 		this.metrics.reactorsStopped(running.group());
 		if (running.accessLog() != null) {
 			running.accessLog().stop();
+		}
+	}
+
+	private void awaitClosed(CompletableFuture<Void> closed) {
+		try {
+			closed.get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			logger.warn("khamsin is stopping its reactors with {} connection(s) not yet closed after {} ms",
+					this.connections.open(), CLOSE_WAIT.toMillis());
+		}
+		catch (ExecutionException ex) {
+			// Never completed exceptionally.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -35,6 +35,8 @@ public final class ConnectionRegistry {
 
 	private volatile CompletableFuture<ShutdownResult> drained;
 
+	private volatile CompletableFuture<Void> emptied;
+
 	/**
 	 * Create a registry.
 	 * @param maxConnections the most connections open at once
@@ -93,6 +95,10 @@ public final class ConnectionRegistry {
 			if (drained != null) {
 				drained.complete(ShutdownResult.IDLE);
 			}
+			CompletableFuture<Void> emptied = this.emptied;
+			if (emptied != null) {
+				emptied.complete(null);
+			}
 		}
 	}
 
@@ -113,14 +119,23 @@ public final class ConnectionRegistry {
 
 	/**
 	 * Close every open connection at once; a graceful shutdown in progress ends with
-	 * {@link ShutdownResult#REQUESTS_ACTIVE} if any was still open.
+	 * {@link ShutdownResult#REQUESTS_ACTIVE} if any was still open. The connections close on their reactors, after
+	 * this returns: a caller about to stop the reactors waits for the returned future first, so that no read is
+	 * still in flight on a connection when its reactor releases what it holds.
+	 * @return completes once no connection is open
 	 */
-	public void closeAll() {
+	public CompletableFuture<Void> closeAll() {
 		CompletableFuture<ShutdownResult> drained = this.drained;
 		if (drained != null && this.open.get() > 0) {
 			drained.complete(ShutdownResult.REQUESTS_ACTIVE);
 		}
+		CompletableFuture<Void> emptied = new CompletableFuture<>();
+		this.emptied = emptied;
+		if (this.open.get() <= 0) {
+			emptied.complete(null);
+		}
 		forEachChannel(Channel::close);
+		return emptied;
 	}
 
 	private void forEachChannel(Consumer<Channel> action) {
@@ -145,6 +160,7 @@ public final class ConnectionRegistry {
 	 */
 	public synchronized void reset() {
 		this.drained = null;
+		this.emptied = null;
 		// A server starts on new reactors.
 		this.reactors.clear();
 	}

@@ -81,6 +81,25 @@ class GracefulShutdownTests {
 	}
 
 	@Test
+	void stopReturnsOnceTheConnectionsItClosedHaveClosed() throws Exception {
+		int port = this.server.port();
+		try (RawHttpConnection busy = new RawHttpConnection(port); RawHttpConnection idle = new RawHttpConnection(port);
+				RawHttpConnection partial = new RawHttpConnection(port)) {
+			idle.send("GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(idle.read().status()).isEqualTo(200);
+			busy.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n");
+			partial.send("GET /plaintext HTTP/1.1\r\nHost: a\r\n");
+			await().until(() -> this.server.connections().open() == 3);
+			this.server.stop();
+			// stop returns with every connection closed: idle, mid-response and mid-request.
+			assertThat(this.server.connections().open()).isZero();
+			assertThat(busy.isClosedByServer(5000)).isTrue();
+			assertThat(idle.isClosedByServer(5000)).isTrue();
+			assertThat(partial.isClosedByServer(5000)).isTrue();
+		}
+	}
+
+	@Test
 	void gracefulShutdownWithNoConnectionsIsIdleAtOnce() throws Exception {
 		assertThat(this.server.shutdownGracefully().get(5, TimeUnit.SECONDS)).isEqualTo(ShutdownResult.IDLE);
 	}
