@@ -45,8 +45,12 @@ public final class Targets {
 	public static final List<String> FIXED_RESPONSE_ARGS = List.of("--khamsin.fixed-responses[0].path=/plaintext",
 			"--khamsin.fixed-responses[0].content-type=text/plain", "--khamsin.fixed-responses[0].body=Hello, World!");
 
-	/** The scenarios of {@code khamsin-fixed}: those whose only route is {@code /plaintext}. */
-	public static final Set<String> FIXED_RESPONSE_SCENARIOS = Set.of("status", "cpu-fixed-rate", "new-connection");
+	/**
+	 * The scenarios of {@code khamsin-fixed}: those whose only route is {@code /plaintext}, over HTTP/1.1 and over
+	 * HTTP/2 (h2c and h2 on TLS), where the fast path shows what the engine's HTTP/2 costs without WebFlux.
+	 */
+	public static final Set<String> FIXED_RESPONSE_SCENARIOS = Set.of("status", "cpu-fixed-rate", "new-connection",
+			"h2-streams", "h2-streams-tls");
 
 	/**
 	 * The Spring Boot argument that gives target {@code khamsin-no-metrics} khamsin with its own figures off: the
@@ -90,7 +94,7 @@ public final class Targets {
 					wiresOf(name)));
 			if (name.equals("khamsin")) {
 				found.put("khamsin-fixed", boot("khamsin-fixed", classpath, main, source,
-						(launch) -> FIXED_RESPONSE_ARGS, FIXED_RESPONSE_SCENARIOS, null, Set.of(Wire.HTTP1)));
+						(launch) -> FIXED_RESPONSE_ARGS, FIXED_RESPONSE_SCENARIOS, null, Set.of(Wire.values())));
 				found.put("khamsin-no-metrics", boot("khamsin-no-metrics", classpath, main, source,
 						(launch) -> NO_METRICS_ARGS, FEATURE_COST_SCENARIOS, null, Set.of(Wire.HTTP1)));
 				found.put("khamsin-access-log", boot("khamsin-access-log", classpath, main, source,

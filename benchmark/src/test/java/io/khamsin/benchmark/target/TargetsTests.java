@@ -76,6 +76,23 @@ class TargetsTests {
 	}
 
 	@Test
+	void theFastPathIsMeasuredOverHttp2TooWithItsFixedResponseAndBootsHttp2Setting() {
+		Properties built = new Properties();
+		built.setProperty("khamsin.classpath", "app.jar");
+		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		TlsFiles tls = new TlsFiles(Path.of("/tmp/tls/cert.pem"), Path.of("/tmp/tls/key.pem"));
+
+		TargetSpec fixed = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>())).get("khamsin-fixed");
+
+		assertThat(fixed.runsIn("h2-streams")).isTrue();
+		assertThat(fixed.runsIn("h2-streams-tls")).isTrue();
+		assertThat(fixed.runsIn("json")).isFalse();
+		assertThat(fixed.wires()).contains(Wire.H2C, Wire.H2);
+		assertThat(fixed.command().apply(launch(Wire.H2, tls))).contains("--server.http2.enabled=true",
+				"--server.ssl.certificate=/tmp/tls/cert.pem", "--khamsin.fixed-responses[0].path=/plaintext");
+	}
+
+	@Test
 	void nginxListensWithTlsAndHttp2AsItsLaunchSpeaks(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
 		TlsFiles tls = new TlsFiles(dir.resolve("cert.pem"), dir.resolve("key.pem"));
 		TargetSpec nginx = new TargetSpec("nginx", false, Targets::nginx, "nginx", "", java.util.Set.of(), null,
