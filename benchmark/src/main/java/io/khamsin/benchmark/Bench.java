@@ -216,7 +216,8 @@ public final class Bench {
 			sections.add(new MarkdownReport.Section(scenario.name(), scenario.figure(), scenario.unit(),
 					scenario.higherIsBetter(), rows, campaign.excluded.get(scenario.name()),
 					(chart != null) ? "charts/" + chart.getFileName() : null, warmUps,
-					campaign.reruns.get(scenario.name()), Scenarios.equalLoad(campaign.measured.get(scenario.name()))));
+					campaign.reruns.get(scenario.name()), Scenarios.equalLoad(campaign.measured.get(scenario.name())),
+					scenario.headline()));
 		}
 		Campaign.JSON.writeValue(runDir.resolve("summary.json").toFile(), all);
 		List<String> preamble = new ArrayList<>();

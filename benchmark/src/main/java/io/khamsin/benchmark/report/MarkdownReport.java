@@ -39,15 +39,32 @@ public final class MarkdownReport {
 	 * @param reruns the rounds run again because a target's rounds spread too far, by target
 	 * @param equalLoad the rates at which every target was measured at equal load, lowest first, each by the prefix
 	 * of its figures in a row's extras (empty: none)
+	 * @param headline how the headline names the median figure
 	 */
 	public record Section(String name, String figure, String unit, boolean higherIsBetter, List<SummaryRow> rows,
 			Map<String, String> excluded, String chart, Map<String, String> warmUps, Map<String, List<String>> reruns,
-			Map<String, Double> equalLoad) {
+			Map<String, Double> equalLoad, String headline) {
+
+		/** A section whose headline names its figure as a rate scenario's or a median. */
+		public Section(String name, String figure, String unit, boolean higherIsBetter, List<SummaryRow> rows,
+				Map<String, String> excluded, String chart, Map<String, String> warmUps,
+				Map<String, List<String>> reruns, Map<String, Double> equalLoad) {
+			this(name, figure, unit, higherIsBetter, rows, excluded, chart, warmUps, reruns, equalLoad,
+					defaultHeadline(unit));
+		}
 
 		/** A section without warm-ups, re-runs or equal-load rates. */
 		public Section(String name, String figure, String unit, boolean higherIsBetter, List<SummaryRow> rows,
 				Map<String, String> excluded, String chart) {
 			this(name, figure, unit, higherIsBetter, rows, excluded, chart, Map.of(), Map.of(), Map.of());
+		}
+
+		/**
+		 * @param unit a figure's unit
+		 * @return the headline's name of the figure of a rate scenario (the open-loop search) or another (a median)
+		 */
+		public static String defaultHeadline(String unit) {
+			return unit.equals("req/s") ? "open loop, within the p99 bound" : "median";
 		}
 
 	}
@@ -71,8 +88,8 @@ public final class MarkdownReport {
 				headline(md, section, baseline, "closed-loop peak (wrk)", "req/s", true, (r) -> extra(r.extras(),
 						"closed_loop_peak"));
 			}
-			headline(md, section, baseline, section.unit().equals("req/s") ? "open loop, within the p99 bound"
-					: "median", section.unit(), section.higherIsBetter(), (r) -> r.value());
+			headline(md, section, baseline, section.headline(), section.unit(), section.higherIsBetter(),
+					(r) -> r.value());
 			if (!section.equalLoad().isEmpty()) {
 				String key = EqualLoadTable.middle(section.equalLoad());
 				headline(md, section, baseline, String.format(Locale.ROOT, "p99 at equal load, %,.0f req/s",

@@ -50,6 +50,11 @@ final class H2StreamsScenario implements Scenario {
 	}
 
 	@Override
+	public String headline() {
+		return "closed loop (h2load)";
+	}
+
+	@Override
 	public Wire wire() {
 		return this.wire;
 	}

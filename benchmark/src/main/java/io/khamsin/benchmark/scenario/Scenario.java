@@ -2,6 +2,7 @@ package io.khamsin.benchmark.scenario;
 
 import java.util.List;
 
+import io.khamsin.benchmark.report.MarkdownReport;
 import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.TargetProcess;
 import io.khamsin.benchmark.target.TargetSpec;
@@ -23,6 +24,14 @@ public interface Scenario {
 
 	/** @return what the figure is, in one line for the report */
 	String figure();
+
+	/**
+	 * @return how the report's headline names the figure: a rate is the open-loop figure within the p99 bound,
+	 * unless the scenario measures it another way
+	 */
+	default String headline() {
+		return MarkdownReport.Section.defaultHeadline(unit());
+	}
 
 	/** @return the routes a target must answer correctly to be measured */
 	List<Route> routes();

@@ -71,6 +71,18 @@ class HeadlineReportTests {
 				+ "round 2: 31,000, then 47,500.");
 	}
 
+	@Test
+	void aRateMeasuredInClosedLoopIsNamedSoInTheHeadline() {
+		MarkdownReport.Section section = new MarkdownReport.Section("h2-streams", "GET /plaintext over h2c", "req/s",
+				true, List.of(row("khamsin", 9_000, Map.of()), row("nginx", 54_000, Map.of())), Map.of(), null,
+				Map.of(), Map.of(), Map.of(), "closed loop (h2load)");
+
+		String report = MarkdownReport.render("run", "khamsin", List.of(), List.of(section), Map.of());
+
+		assertThat(report).contains("| h2-streams | closed loop (h2load) | 9,000 req/s |")
+			.doesNotContain("within the p99 bound");
+	}
+
 	private static String render(List<SummaryRow> rows) {
 		ToolAgreement.annotate(rows, "khamsin");
 		Map<String, Double> rates = new LinkedHashMap<>();
