@@ -18,9 +18,7 @@ class TargetsTests {
 
 	@Test
 	void theKhamsinBuildAlsoGivesTheVariantsThatPriceOneFeatureEach() {
-		Properties built = new Properties();
-		built.setProperty("khamsin.classpath", "app.jar");
-		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		Properties built = khamsinBuilt();
 
 		Map<String, TargetSpec> targets = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>()));
 
@@ -58,9 +56,7 @@ class TargetsTests {
 
 	@Test
 	void aTlsOrHttp2LaunchGivesBootItsOwnServerSslAndHttp2Settings() {
-		Properties built = new Properties();
-		built.setProperty("khamsin.classpath", "app.jar");
-		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		Properties built = khamsinBuilt();
 		TlsFiles tls = new TlsFiles(Path.of("/tmp/tls/cert.pem"), Path.of("/tmp/tls/key.pem"));
 
 		TargetSpec khamsin = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>())).get("khamsin");
@@ -77,9 +73,7 @@ class TargetsTests {
 
 	@Test
 	void theFastPathIsMeasuredOverHttp2TooWithItsFixedResponseAndBootsHttp2Setting() {
-		Properties built = new Properties();
-		built.setProperty("khamsin.classpath", "app.jar");
-		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		Properties built = khamsinBuilt();
 		TlsFiles tls = new TlsFiles(Path.of("/tmp/tls/cert.pem"), Path.of("/tmp/tls/key.pem"));
 
 		TargetSpec fixed = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>())).get("khamsin-fixed");
@@ -108,15 +102,21 @@ class TargetsTests {
 			.contains("listen 127.0.0.1:18080 backlog=1024;").doesNotContain("ssl_certificate");
 	}
 
+	/** @return what benchmark/bench writes after building the khamsin target */
+	private static Properties khamsinBuilt() {
+		Properties built = new Properties();
+		built.setProperty("khamsin.classpath", "app.jar");
+		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		return built;
+	}
+
 	private static TargetSpec.Launch launch(Wire wire, TlsFiles tls) {
 		return new TargetSpec.Launch(18080, Path.of("/tmp/files"), Path.of("/tmp/run"), List.of("-Xmx512m"), wire, tls);
 	}
 
 	@Test
 	void aBaselineBuildIsTheKhamsinTargetOfAnotherCommitRightAfterKhamsin() {
-		Properties built = new Properties();
-		built.setProperty("khamsin.classpath", "app.jar");
-		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		Properties built = khamsinBuilt();
 		built.setProperty("khamsin-before.classpath", "before.jar");
 		built.setProperty("khamsin-before.main", "io.khamsin.sample.SampleApplication");
 		built.setProperty("khamsin-before.commit", "4b2a7d2");
@@ -146,9 +146,7 @@ class TargetsTests {
 
 	@Test
 	void aVariantIsItsBaseWithMoreSpringBootArgumentsInTheSameScenarios() {
-		Properties built = new Properties();
-		built.setProperty("khamsin.classpath", "app.jar");
-		built.setProperty("khamsin.main", "io.khamsin.sample.SampleApplication");
+		Properties built = khamsinBuilt();
 		TargetSpec fixed = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>())).get("khamsin-fixed");
 
 		TargetSpec variant = Targets.variant(fixed, "khamsin-fixed-epoll", List.of("--khamsin.transport=epoll"));
