@@ -16,7 +16,7 @@ import org.springframework.util.Assert;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.KhamsinServerCustomizer;
+import io.khamsin.container.transport.KhamsinServerCustomizer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.boot.compression.CompressionConfigMapper;
 import io.khamsin.boot.tls.BootTlsConfig;

@@ -12,7 +12,7 @@ import org.springframework.boot.web.server.WebServerException;
 import org.springframework.util.Assert;
 
 import io.khamsin.container.KhamsinServer;
-import io.khamsin.container.ShutdownResult;
+import io.khamsin.container.engine.ShutdownResult;
 
 /**
  * {@link WebServer} that controls a {@link KhamsinServer}. Usually created by a
@@ -56,7 +56,7 @@ public final class KhamsinWebServer implements WebServer {
 			try {
 				this.server.start();
 			}
-			catch (io.khamsin.container.PortInUseException ex) {
+			catch (io.khamsin.container.transport.PortInUseException ex) {
 				throw new PortInUseException(ex.getPort(), ex);
 			}
 			catch (RuntimeException ex) {

@@ -22,11 +22,11 @@ import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.util.unit.DataSize;
 
 import io.khamsin.boot.tls.KhamsinTlsProperties;
-import io.khamsin.container.FixedResponse;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.KhamsinServerCustomizer;
-import io.khamsin.container.ListenerMode;
-import io.khamsin.container.Transport;
+import io.khamsin.container.transport.KhamsinServerCustomizer;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.Transport;
 import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.http2.Http2Config;
 

@@ -41,6 +41,9 @@ import io.khamsin.container.transport.ProtocolSelector;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.TcpListener;
 import io.khamsin.container.transport.TransportResolver;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.PortInUseException;
+import io.khamsin.container.engine.ShutdownResult;
 
 /**
  * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1, and HTTP/2 when it is on, on Netty, in

@@ -13,6 +13,10 @@ import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.cache.DefaultPageCache;
+import io.khamsin.container.transport.Transport;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.KhamsinServerCustomizer;
+import io.khamsin.container.fixed.FixedResponse;
 
 /**
  * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in

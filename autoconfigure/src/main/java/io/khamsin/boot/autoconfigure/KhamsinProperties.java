@@ -9,10 +9,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
-import io.khamsin.container.FixedResponse;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.ListenerMode;
-import io.khamsin.container.Transport;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.Transport;
 
 /**
  * Configuration of the khamsin server ({@code khamsin.*}). Each default equals the engine's default in

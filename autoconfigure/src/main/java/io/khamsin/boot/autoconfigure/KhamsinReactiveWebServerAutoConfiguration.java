@@ -21,7 +21,7 @@ import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.forwarded.KhamsinForwardedProperties;
 import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.container.KhamsinServer;
-import io.khamsin.container.KhamsinServerCustomizer;
+import io.khamsin.container.transport.KhamsinServerCustomizer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 
 /**

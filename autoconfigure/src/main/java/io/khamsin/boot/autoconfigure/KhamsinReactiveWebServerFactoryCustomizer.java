@@ -10,7 +10,7 @@ import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
-import io.khamsin.container.FixedResponse;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.http2.Http2Config;
 
 /**

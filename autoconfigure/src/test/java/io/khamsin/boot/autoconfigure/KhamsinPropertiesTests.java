@@ -11,10 +11,10 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
-import io.khamsin.container.FixedResponse;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.ListenerMode;
-import io.khamsin.container.Transport;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.Transport;
 import io.khamsin.container.http2.Http2Config;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.fixed.FixedResponseTable;
 
 /**
  * What the exchange stage ({@link ExchangeDispatcher}, {@link HttpExchange}) needs from the protocol that carries a

@@ -33,6 +33,7 @@ import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.RequestPath;
 import io.khamsin.container.metrics.Route;
+import io.khamsin.container.fixed.FixedResponseTable;
 
 /**
  * The exchange stage, one for every protocol: what happens to a request head once its protocol has decoded it. In

@@ -26,7 +26,7 @@ import org.springframework.http.server.reactive.SslInfo;
 
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.ExchangeChannel;
-import io.khamsin.container.bridge.FixedResponseTable;
+import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;

@@ -11,7 +11,7 @@ import io.netty.util.ReferenceCountUtil;
 
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.ExchangeChannel;
-import io.khamsin.container.bridge.FixedResponseTable;
+import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.metrics.ReactorMetrics;
 

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.khamsin.container.Transport;
+import io.khamsin.container.transport.Transport;
 import io.khamsin.container.transport.ListenerInfo;
 import io.khamsin.container.transport.ResolvedTransport;
 

@@ -13,7 +13,6 @@ import java.util.function.Consumer;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.EventExecutor;
 
-import io.khamsin.container.ShutdownResult;
 
 /**
  * The open connections of one server: admits a new connection while fewer than the configured maximum are

@@ -11,8 +11,8 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.AsciiString;
 
-import io.khamsin.container.bridge.DateHeader;
-import io.khamsin.container.bridge.FixedResponseTable;
+import io.khamsin.container.engine.DateHeader;
+import io.khamsin.container.fixed.FixedResponseTable;
 
 /**
  * The server's fixed responses encoded once as HTTP/1.1 bytes, one head per entry of its

@@ -21,10 +21,10 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.khamsin.container.bridge.DateHeader;
+import io.khamsin.container.engine.DateHeader;
 import io.khamsin.container.bridge.ExchangeChannel;
 import io.khamsin.container.bridge.ExchangeDispatcher;
-import io.khamsin.container.bridge.FixedResponseTable;
+import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.HttpExchange;
 import io.khamsin.container.cache.Http1HitWriter;
 import io.khamsin.container.cache.Lookup;

@@ -16,7 +16,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.khamsin.container.bridge.DateHeader;
+import io.khamsin.container.engine.DateHeader;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.guard.GuardCounters;
 

@@ -8,8 +8,8 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 
-import io.khamsin.container.bridge.DateHeader;
-import io.khamsin.container.bridge.FixedResponseTable;
+import io.khamsin.container.engine.DateHeader;
+import io.khamsin.container.fixed.FixedResponseTable;
 
 /**
  * The server's fixed responses as HTTP/2 header blocks, built once per entry of its {@link FixedResponseTable}; an

@@ -24,9 +24,6 @@ import io.netty.channel.unix.UnixChannelOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.khamsin.container.KhamsinServerCustomizer;
-import io.khamsin.container.ListenerMode;
-import io.khamsin.container.PortInUseException;
 
 /**
  * A TCP listener on a server's reactors: with {@link ListenerMode#REUSEPORT}, one {@code SO_REUSEPORT} socket per

@@ -9,7 +9,6 @@ import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 
-import io.khamsin.container.Transport;
 
 /**
  * Resolves a configured {@link Transport} to the one this machine can run. {@link Transport#AUTO} takes

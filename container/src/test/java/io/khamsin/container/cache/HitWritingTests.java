@@ -249,7 +249,7 @@ class HitWritingTests {
 		}
 
 		@Override
-		public ChannelFuture writeFixed(io.khamsin.container.bridge.FixedResponseTable.Entry response,
+		public ChannelFuture writeFixed(io.khamsin.container.fixed.FixedResponseTable.Entry response,
 				boolean headRequest, io.netty.channel.ChannelPromise promise) {
 			return this.channel.newSucceededFuture();
 		}

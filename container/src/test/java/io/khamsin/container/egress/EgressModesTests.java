@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.khamsin.container.Transport;
+import io.khamsin.container.transport.Transport;
 import io.khamsin.container.transport.ListenerInfo;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.TransportResolver;

@@ -18,7 +18,7 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.Transport;
+import io.khamsin.container.transport.Transport;
 import io.khamsin.container.test.TestRoutes;
 
 import static org.assertj.core.api.Assertions.assertThat;

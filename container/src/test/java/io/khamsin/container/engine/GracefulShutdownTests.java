@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Timeout;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.ShutdownResult;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.test.TestRoutes;
 

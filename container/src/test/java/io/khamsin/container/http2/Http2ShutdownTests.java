@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.ShutdownResult;
+import io.khamsin.container.engine.ShutdownResult;
 import io.khamsin.container.test.H2cClient;
 import io.khamsin.container.test.TestRoutes;
 

@@ -31,7 +31,7 @@ import org.springframework.web.server.handler.ResponseStatusExceptionHandler;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-import io.khamsin.container.FixedResponse;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.test.RawHttpConnection;

@@ -24,8 +24,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.ListenerMode;
-import io.khamsin.container.Transport;
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.test.TestRoutes;
 

@@ -9,7 +9,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.infra.Blackhole;
 import reactor.core.publisher.Mono;
 
-import io.khamsin.container.FixedResponse;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
 
 /**

@@ -1,4 +1,6 @@
-package io.khamsin.container;
+package io.khamsin.container.transport;
+
+import io.khamsin.container.KhamsinServer;
 
 /**
  * Thrown by {@link KhamsinServer#start()} when the port it should bind is already in use.

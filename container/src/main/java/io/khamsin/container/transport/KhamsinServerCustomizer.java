@@ -1,4 +1,4 @@
-package io.khamsin.container;
+package io.khamsin.container.transport;
 
 import io.netty.bootstrap.ServerBootstrap;
 

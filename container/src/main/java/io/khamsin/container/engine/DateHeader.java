@@ -1,4 +1,4 @@
-package io.khamsin.container.bridge;
+package io.khamsin.container.engine;
 
 import java.util.Date;
 

@@ -1,4 +1,4 @@
-package io.khamsin.container;
+package io.khamsin.container.transport;
 
 /**
  * How a server listens for new connections.

@@ -1,4 +1,4 @@
-package io.khamsin.container;
+package io.khamsin.container.fixed;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.khamsin.container;
+package io.khamsin.container.transport;
 
 /**
  * The I/O transport a server's reactors run on.

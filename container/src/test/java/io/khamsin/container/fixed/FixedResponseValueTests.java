@@ -1,4 +1,4 @@
-package io.khamsin.container;
+package io.khamsin.container.fixed;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -7,6 +7,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
 
 /**
  * {@link FixedResponse} as a value: two responses with the same contents are equal, whatever arrays hold their

@@ -1,4 +1,6 @@
-package io.khamsin.container;
+package io.khamsin.container.engine;
+
+import io.khamsin.container.KhamsinServer;
 
 /**
  * How a graceful shutdown of a {@link KhamsinServer} ended.

@@ -1,4 +1,4 @@
-package io.khamsin.container.bridge;
+package io.khamsin.container.fixed;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,7 +8,6 @@ import java.util.Map;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 
-import io.khamsin.container.FixedResponse;
 
 /**
  * The configured {@link FixedResponse}s, prepared once when the server starts: looked up by path for every
@@ -59,7 +58,7 @@ public final class FixedResponseTable {
 	 * @param request the request head
 	 * @return the entry, or {@code null} when the application answers
 	 */
-	Entry lookup(HttpRequest request) {
+	public Entry lookup(HttpRequest request) {
 		if (this.byPath.isEmpty()) {
 			return null;
 		}
