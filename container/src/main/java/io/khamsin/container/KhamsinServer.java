@@ -216,9 +216,10 @@ public final class KhamsinServer {
 			}
 		}
 		this.metrics.reactorsStarted(group);
-		ServerContext context = new ServerContext(this.config, this.handler, this.connections, this.guards,
+		ServerContext context = new ServerContext(this.config.httpSettings(), this.handler, this.connections, this.guards,
 				this.metrics, accessLog);
-		ExchangeDispatcher exchanges = new ExchangeDispatcher(context);
+		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, this.config.fixedResponses(),
+				this.config.compression(), this.config.forwarded(), this.config.pageCache());
 		TcpListener listener;
 		try {
 			ProtocolSelector protocols = protocols(context, exchanges);
@@ -245,7 +246,7 @@ public final class KhamsinServer {
 			return (this.tls != null) ? new TlsProtocolSelector(this.tls, List.of(http1))
 					: ProtocolSelector.cleartext(http1);
 		}
-		Http2Initializer http2 = new Http2Initializer(context, exchanges);
+		Http2Initializer http2 = new Http2Initializer(context, this.config.http2(), exchanges);
 		return (this.tls != null) ? new TlsProtocolSelector(this.tls, List.of(http2, http1))
 				: new CleartextSelector(http1, http2, context);
 	}

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import io.khamsin.container.accesslog.AccessLogConfig;
 import io.khamsin.container.compression.CompressionConfig;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.http2.Http2Config;
@@ -130,6 +131,16 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		if (value == null || value.isNegative() || value.isZero()) {
 			throw new IllegalArgumentException(name + " must be a positive duration, was " + value);
 		}
+	}
+
+	/**
+	 * The slice every protocol reads: the limits and deadlines of a connection's requests and the {@code Server}
+	 * header.
+	 * @return the settings
+	 */
+	public HttpSettings httpSettings() {
+		return new HttpSettings(this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
+				this.bodyReadTimeout, this.maxRequestBodySize, this.serverHeader);
 	}
 
 	/**

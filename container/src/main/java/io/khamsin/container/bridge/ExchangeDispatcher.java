@@ -3,6 +3,7 @@ package io.khamsin.container.bridge;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,8 +26,11 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
 import io.khamsin.container.cache.DefaultPageCache;
+import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.fixed.FixedResponse;
+import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.forwarded.ForwardedHeaders;
 import io.khamsin.container.forwarded.RequestOrigin;
 import io.khamsin.container.guard.GuardCounters;
@@ -76,19 +80,23 @@ public final class ExchangeDispatcher {
 	/**
 	 * Create the exchange stage of a server.
 	 * @param context what the server's connections share
+	 * @param fixedResponses the answers given without entering the handler
+	 * @param compression the compression of response bodies
+	 * @param forwarded whether and from which proxies forwarded headers are applied
+	 * @param pageCache the page cache, or {@code null} for none
 	 */
-	public ExchangeDispatcher(ServerContext context) {
+	public ExchangeDispatcher(ServerContext context, List<FixedResponse> fixedResponses, CompressionConfig compression,
+			ForwardedConfig forwarded, DefaultPageCache pageCache) {
 		this.handler = context.handler();
 		this.guards = context.guards();
-		this.maxBodySize = context.config().maxRequestBodySize();
-		this.fixedResponses = FixedResponseTable.of(context.config().fixedResponses(), context.config().serverHeader());
+		this.maxBodySize = context.settings().maxRequestBodySize();
+		this.fixedResponses = FixedResponseTable.of(fixedResponses, context.settings().serverHeader());
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
-		this.compression = BodyCompression.of(context.config().compression());
-		this.forwarded = context.config().forwarded().enabled() ? new ForwardedHeaders(context.config().forwarded())
+		this.compression = BodyCompression.of(compression);
+		this.forwarded = forwarded.enabled() ? new ForwardedHeaders(forwarded) : null;
+		this.pageCache = (pageCache != null && pageCache.config().enabled()) ? new PageCacheStage(this, pageCache)
 				: null;
-		DefaultPageCache cache = context.config().pageCache();
-		this.pageCache = (cache != null && cache.config().enabled()) ? new PageCacheStage(this, cache) : null;
 	}
 
 	/** @return the fixed responses, for each protocol to encode once */

@@ -164,6 +164,11 @@ public final class ConnectionRegistry {
 		this.reactors.clear();
 	}
 
+	/** @return the most connections open at once, {@code khamsin.max-connections} */
+	public int maxConnections() {
+		return this.maxConnections;
+	}
+
 	/** @return the number of connections open now */
 	public int open() {
 		return Math.max(0, this.open.get());

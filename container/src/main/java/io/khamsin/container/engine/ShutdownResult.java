@@ -1,9 +1,7 @@
 package io.khamsin.container.engine;
 
-import io.khamsin.container.KhamsinServer;
-
 /**
- * How a graceful shutdown of a {@link KhamsinServer} ended.
+ * How a graceful shutdown of a server ended: what the future of {@link ConnectionRegistry#drain()} completes with.
  */
 public enum ShutdownResult {
 

@@ -41,8 +41,8 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 
 	ConnectionTimer(ServerContext context, ConnectionSecurity security, ReactorMetrics reactor) {
 		super(context, security, reactor);
-		this.checkIntervalNanos = Math.min(this.config.idleTimeout().toNanos(),
-				Math.min(this.config.headerReadTimeout().toNanos(), this.config.bodyReadTimeout().toNanos()));
+		this.checkIntervalNanos = Math.min(this.settings.idleTimeout().toNanos(),
+				Math.min(this.settings.headerReadTimeout().toNanos(), this.settings.bodyReadTimeout().toNanos()));
 	}
 
 	@Override
@@ -70,17 +70,17 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 
 	/** Time the wait for the next request. */
 	final void timeIdle() {
-		arm(Timeout.IDLE, this.config.idleTimeout().toNanos());
+		arm(Timeout.IDLE, this.settings.idleTimeout().toNanos());
 	}
 
 	/** Time the rest of a request head. */
 	final void timeHead() {
-		arm(Timeout.HEAD, this.config.headerReadTimeout().toNanos());
+		arm(Timeout.HEAD, this.settings.headerReadTimeout().toNanos());
 	}
 
 	/** Time the request body, from now. */
 	final void timeBody() {
-		arm(Timeout.BODY, this.config.bodyReadTimeout().toNanos());
+		arm(Timeout.BODY, this.settings.bodyReadTimeout().toNanos());
 	}
 
 	/**
@@ -103,7 +103,7 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 			disarm();
 		}
 		else {
-			this.deadline = System.nanoTime() + this.config.bodyReadTimeout().toNanos();
+			this.deadline = System.nanoTime() + this.settings.bodyReadTimeout().toNanos();
 		}
 	}
 
@@ -154,7 +154,7 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 			case HEAD -> {
 				this.context.guards().increment(Guard.HEADER_READ_TIMEOUT);
 				logger.debug("Request head not received within khamsin.header-read-timeout ({}): 408",
-						this.config.headerReadTimeout());
+						this.settings.headerReadTimeout());
 				headTimedOut();
 			}
 			case BODY -> {
@@ -164,7 +164,7 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 				}
 				this.context.guards().increment(Guard.BODY_READ_TIMEOUT);
 				logger.debug("Request body stalled for khamsin.body-read-timeout ({}): 408",
-						this.config.bodyReadTimeout());
+						this.settings.bodyReadTimeout());
 				bodyTimedOut();
 			}
 			default -> {

@@ -10,7 +10,7 @@ import io.netty.channel.ChannelPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.bridge.ConnectionHandler;
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.ProtocolUpgrade;
@@ -33,7 +33,7 @@ abstract class Http1Connection extends ConnectionHandler implements ProtocolUpgr
 
 	final ServerContext context;
 
-	final KhamsinServerConfig config;
+	final HttpSettings settings;
 
 	final ReactorMetrics reactor;
 
@@ -48,7 +48,7 @@ abstract class Http1Connection extends ConnectionHandler implements ProtocolUpgr
 	Http1Connection(ServerContext context, ConnectionSecurity security, ReactorMetrics reactor) {
 		super(security);
 		this.context = context;
-		this.config = context.config();
+		this.settings = context.settings();
 		this.reactor = reactor;
 	}
 

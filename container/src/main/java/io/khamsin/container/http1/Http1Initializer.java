@@ -52,8 +52,8 @@ public final class Http1Initializer implements ProtocolInitializer {
 		this.context = context;
 		this.dispatcher = dispatcher;
 		this.fixedResponses = Http1FixedResponses.encode(dispatcher.fixedResponses());
-		this.decoderConfig = new HttpDecoderConfig().setMaxInitialLineLength(context.config().maxInitialLineLength())
-			.setMaxHeaderSize(context.config().maxHeaderSize());
+		this.decoderConfig = new HttpDecoderConfig().setMaxInitialLineLength(context.settings().maxInitialLineLength())
+			.setMaxHeaderSize(context.settings().maxHeaderSize());
 	}
 
 	/**

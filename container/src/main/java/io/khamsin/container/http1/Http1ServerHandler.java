@@ -259,7 +259,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		HttpResponseStatus refusal = exchange.onContent(content);
 		if (refusal != null) {
 			failExchange(exchange, refusal, new IOException("Request body exceeds the limit of "
-					+ this.config.maxRequestBodySize() + " bytes"));
+					+ this.settings.maxRequestBodySize() + " bytes"));
 		}
 	}
 
@@ -310,8 +310,8 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		if (!headers.contains(HttpHeaderNames.DATE)) {
 			headers.set(HttpHeaderNames.DATE, DateHeader.now());
 		}
-		if (this.config.serverHeader() != null && !headers.contains(HttpHeaderNames.SERVER)) {
-			headers.set(HttpHeaderNames.SERVER, this.config.serverHeader());
+		if (this.settings.serverHeader() != null && !headers.contains(HttpHeaderNames.SERVER)) {
+			headers.set(HttpHeaderNames.SERVER, this.settings.serverHeader());
 		}
 		boolean close = this.closing || !this.keepAlive || this.draining || !bodyCanBeDrained();
 		if (streaming && !headers.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
@@ -405,7 +405,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		this.closed = true;
 		disarm();
 		releasePending();
-		ChannelFuture write = this.ctx.writeAndFlush(ServerResponses.error(status, this.config.serverHeader()));
+		ChannelFuture write = this.ctx.writeAndFlush(ServerResponses.error(status, this.settings.serverHeader()));
 		write.addListener(ChannelFutureListener.CLOSE);
 		return write;
 	}
@@ -529,7 +529,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			return;
 		}
 		failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT,
-				new IOException("Request body stalled for " + this.config.bodyReadTimeout()));
+				new IOException("Request body stalled for " + this.settings.bodyReadTimeout()));
 	}
 
 }

@@ -4,7 +4,7 @@ import java.util.List;
 
 import io.netty.channel.Channel;
 
-import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
@@ -66,8 +66,8 @@ public final class CleartextSelector implements ProtocolSelector {
 		return this.http2;
 	}
 
-	KhamsinServerConfig config() {
-		return this.context.config();
+	HttpSettings settings() {
+		return this.context.settings();
 	}
 
 	GuardCounters guards() {

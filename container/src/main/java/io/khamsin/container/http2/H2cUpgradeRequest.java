@@ -17,7 +17,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 
-import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.engine.HttpSettings;
 
 /**
  * The first request of a plain connection, when it asks to continue in HTTP/2 ({@code Upgrade: h2c}, RFC 7540,
@@ -45,7 +45,7 @@ record H2cUpgradeRequest(FullHttpRequest request, Http2Settings settings, int he
 	 * @param config the server's limits on a request head
 	 * @return the upgrade, or {@code null} to serve the bytes as HTTP/1.1
 	 */
-	static H2cUpgradeRequest read(ByteBuf in, KhamsinServerConfig config) {
+	static H2cUpgradeRequest read(ByteBuf in, HttpSettings config) {
 		int start = in.readerIndex();
 		int limit = Math.min(in.writerIndex(), start + config.maxInitialLineLength() + config.maxHeaderSize());
 		int end = -1;
@@ -66,7 +66,7 @@ record H2cUpgradeRequest(FullHttpRequest request, Http2Settings settings, int he
 		return parse(in.toString(start, end - start, StandardCharsets.ISO_8859_1), end - start, config);
 	}
 
-	private static H2cUpgradeRequest parse(String head, int headLength, KhamsinServerConfig config) {
+	private static H2cUpgradeRequest parse(String head, int headLength, HttpSettings config) {
 		String[] lines = head.split("\r\n");
 		String[] requestLine = lines[0].split(" ", -1);
 		if (lines[0].length() > config.maxInitialLineLength() || requestLine.length != 3

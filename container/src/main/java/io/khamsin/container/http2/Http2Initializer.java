@@ -10,7 +10,7 @@ import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.handler.codec.http2.InboundHttpToHttp2Adapter;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 
-import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.bridge.ExchangeDispatcher;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.metrics.ReactorMetrics;
@@ -56,13 +56,14 @@ public final class Http2Initializer implements ProtocolInitializer {
 
 	/**
 	 * Create the HTTP/2 initializer of a server.
-	 * @param context what the server's connections share, its HTTP/2 settings among them
+	 * @param context what the server's connections share: the limits and deadlines of every protocol among them
+	 * @param config the HTTP/2 settings and abuse limits
 	 * @param dispatcher the server's exchange stage
 	 */
-	public Http2Initializer(ServerContext context, ExchangeDispatcher dispatcher) {
+	public Http2Initializer(ServerContext context, Http2Config config, ExchangeDispatcher dispatcher) {
 		this.context = context;
 		this.dispatcher = dispatcher;
-		this.config = context.config().http2();
+		this.config = config;
 		this.settings = ServerFrameCodec.settings(this.config);
 		this.fixedResponses = Http2FixedResponses.encode(dispatcher.fixedResponses());
 	}
@@ -102,13 +103,13 @@ public final class Http2Initializer implements ProtocolInitializer {
 	}
 
 	private ServerFrameCodec install(Channel channel, ConnectionSecurity security) {
-		KhamsinServerConfig config = this.context.config();
+		HttpSettings settings = this.context.settings();
 		ReactorMetrics reactor = this.context.metrics().reactor(channel.eventLoop());
 		ServerFrameCodec codec = ServerFrameCodec.create(this.config, this.settings,
 				new ConnectionGuards(this.context.guards(), this.config, channel), reactor);
-		Http2ServerConnection connection = new Http2ServerConnection(config, security, codec, reactor,
+		Http2ServerConnection connection = new Http2ServerConnection(settings, this.config, security, codec, reactor,
 				this.context.guards());
-		Http2Streams streams = new Http2Streams(connection, this.dispatcher, this.fixedResponses, config,
+		Http2Streams streams = new Http2Streams(connection, this.dispatcher, this.fixedResponses, settings,
 				this.context.guards());
 		ChannelPipeline pipeline = channel.pipeline();
 		pipeline.addLast(CODEC, codec).addLast(STREAMS, new Http2MultiplexHandler(streams)).addLast(CONNECTION, connection);

@@ -17,7 +17,7 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.bridge.ConnectionHandler;
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.engine.DrainEvent;
@@ -42,7 +42,7 @@ final class Http2ServerConnection extends ConnectionHandler implements Runnable 
 
 	private static final Logger logger = LoggerFactory.getLogger(Http2ServerConnection.class);
 
-	private final KhamsinServerConfig config;
+	private final HttpSettings config;
 
 	private final Http2Config http2;
 
@@ -62,11 +62,11 @@ final class Http2ServerConnection extends ConnectionHandler implements Runnable 
 
 	private boolean draining;
 
-	Http2ServerConnection(KhamsinServerConfig config, ConnectionSecurity security, ServerFrameCodec codec,
+	Http2ServerConnection(HttpSettings config, Http2Config http2, ConnectionSecurity security, ServerFrameCodec codec,
 			ReactorMetrics reactor, GuardCounters guards) {
 		super(security);
 		this.config = config;
-		this.http2 = config.http2();
+		this.http2 = http2;
 		this.codec = codec;
 		this.reactor = reactor;
 		this.guards = guards;

@@ -4,7 +4,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
-import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.bridge.ExchangeDispatcher;
 import io.khamsin.container.guard.GuardCounters;
 
@@ -26,12 +26,12 @@ final class Http2Streams extends ChannelInboundHandlerAdapter {
 
 	private final Http2FixedResponses fixedResponses;
 
-	private final KhamsinServerConfig config;
+	private final HttpSettings config;
 
 	private final GuardCounters guards;
 
 	Http2Streams(Http2ServerConnection connection, ExchangeDispatcher dispatcher, Http2FixedResponses fixedResponses,
-			KhamsinServerConfig config, GuardCounters guards) {
+			HttpSettings config, GuardCounters guards) {
 		this.connection = connection;
 		this.dispatcher = dispatcher;
 		this.fixedResponses = fixedResponses;
@@ -59,7 +59,7 @@ final class Http2Streams extends ChannelInboundHandlerAdapter {
 		return this.fixedResponses;
 	}
 
-	KhamsinServerConfig config() {
+	HttpSettings config() {
 		return this.config;
 	}
 

@@ -48,7 +48,7 @@ final class PrefaceDetector extends ChannelInboundHandlerAdapter implements Runn
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.ctx = ctx;
-		this.timer = ctx.executor().schedule(this, this.selector.config().idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
+		this.timer = ctx.executor().schedule(this, this.selector.settings().idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	@Override
@@ -101,7 +101,7 @@ final class PrefaceDetector extends ChannelInboundHandlerAdapter implements Runn
 			}
 		}
 		else {
-			H2cUpgradeRequest upgrade = H2cUpgradeRequest.read(in, this.selector.config());
+			H2cUpgradeRequest upgrade = H2cUpgradeRequest.read(in, this.selector.settings());
 			if (upgrade != null) {
 				upgrade(in, upgrade);
 			}

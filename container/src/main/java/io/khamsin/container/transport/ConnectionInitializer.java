@@ -51,7 +51,7 @@ public final class ConnectionInitializer extends ChannelInitializer<Channel> imp
 			reactor.connectionRefused();
 			this.context.guards().increment(Guard.MAX_CONNECTIONS);
 			logger.debug("Refusing {}: khamsin.max-connections ({}) reached or shutting down", channel,
-					this.context.config().maxConnections());
+					this.context.connections().maxConnections());
 			channel.config().setOption(ChannelOption.SO_LINGER, 0);
 			channel.close();
 			return;

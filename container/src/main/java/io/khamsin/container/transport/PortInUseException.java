@@ -1,9 +1,8 @@
 package io.khamsin.container.transport;
 
-import io.khamsin.container.KhamsinServer;
-
 /**
- * Thrown by {@link KhamsinServer#start()} when the port it should bind is already in use.
+ * Thrown when a listener cannot bind its port because another socket holds it ({@link TcpListener#bind}, called when
+ * a server starts).
  */
 public final class PortInUseException extends IllegalStateException {
 

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import org.junit.jupiter.api.Test;
 
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.engine.HttpSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,7 +25,7 @@ class H2cUpgradeRequestTests {
 	private static final String UPGRADE = "GET /plaintext HTTP/1.1\r\nHost: localhost\r\n"
 			+ "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: " + SETTINGS + "\r\n";
 
-	private final KhamsinServerConfig config = KhamsinServerConfig.defaults();
+	private final HttpSettings config = KhamsinServerConfig.defaults().httpSettings();
 
 	@Test
 	void aBodilessRequestAskingForH2cIsUpgradedWithTheClientsSettings() {

@@ -76,9 +76,11 @@ public abstract class EmbeddedChannelBenchmark {
 	 */
 	static EmbeddedChannel engine(KhamsinServerConfig config, HttpHandler handler, String metrics) {
 		KhamsinMetrics figures = KhamsinMetrics.create(MetricsConfig.builder().enabled("on".equals(metrics)).build());
-		ServerContext context = new ServerContext(config, handler, new ConnectionRegistry(config.maxConnections()),
-				new GuardCounters(), figures, null);
-		ProtocolSelector http1 = ProtocolSelector.cleartext(new Http1Initializer(context, new ExchangeDispatcher(context)));
+		ServerContext context = new ServerContext(config.httpSettings(), handler,
+				new ConnectionRegistry(config.maxConnections()), new GuardCounters(), figures, null);
+		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, config.fixedResponses(), config.compression(),
+				config.forwarded(), config.pageCache());
+		ProtocolSelector http1 = ProtocolSelector.cleartext(new Http1Initializer(context, exchanges));
 		return new EmbeddedChannel(new ConnectionInitializer(context, http1));
 	}
 
