@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
-import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.egress.EgressMode;
 import io.khamsin.container.egress.EgressModes;
 import io.khamsin.container.engine.ConnectionRegistry;

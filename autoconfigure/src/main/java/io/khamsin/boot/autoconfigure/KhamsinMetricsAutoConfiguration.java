@@ -15,8 +15,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.server.WebFilter;
 
 import io.khamsin.container.metrics.KhamsinMetrics;
-import io.khamsin.container.metrics.RouteObservationHandler;
-import io.khamsin.container.metrics.RouteWebFilter;
+import io.khamsin.container.bridge.RouteObservationHandler;
+import io.khamsin.container.bridge.RouteWebFilter;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of khamsin's figures: the {@link KhamsinMetrics} that the

@@ -16,8 +16,8 @@ import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
-import io.khamsin.container.metrics.RouteObservationHandler;
-import io.khamsin.container.metrics.RouteWebFilter;
+import io.khamsin.container.bridge.RouteObservationHandler;
+import io.khamsin.container.bridge.RouteWebFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -14,7 +14,7 @@ import io.khamsin.container.compression.WholeBodyCompression;
  * reactor goes on serving its other connections). Made once per server, and only when compression is on: a server
  * that does not compress checks one reference per response.
  */
-final class BodyCompression {
+public final class BodyCompression {
 
 	private final ResponseCompression rules;
 
@@ -30,7 +30,7 @@ final class BodyCompression {
 	 * @param config its configuration
 	 * @return the compression, or {@code null} when it is off
 	 */
-	static BodyCompression of(CompressionConfig config) {
+	public static BodyCompression of(CompressionConfig config) {
 		return config.enabled() ? new BodyCompression(config) : null;
 	}
 

@@ -2,7 +2,6 @@ package io.khamsin.container.bridge;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Map;
 
 import io.netty.channel.Channel;
@@ -41,7 +40,7 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 
 	private final HttpRequest request;
 
-	private final ExchangeChannel channel;
+	private final ProtocolChannel channel;
 
 	private final Flux<DataBuffer> body;
 
@@ -52,9 +51,15 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 	private Map<String, Object> exchangeAttributes;
 
 	/**
+	 * A request as its protocol decoded it.
+	 * @param request the decoded head
+	 * @param uri its absolute URI ({@link RequestUris})
 	 * @param origin where trusted proxies say the request came from, or {@code null} to take it as it came
+	 * @param channel the protocol that carries it
+	 * @param body its body
+	 * @param sequence the number of the request on its connection, for its id
 	 */
-	KhamsinServerHttpRequest(HttpRequest request, URI uri, RequestOrigin origin, ExchangeChannel channel,
+	public KhamsinServerHttpRequest(HttpRequest request, URI uri, RequestOrigin origin, ProtocolChannel channel,
 			Flux<DataBuffer> body, long sequence) {
 		super(HttpMethod.valueOf(request.method().name()), uri, (origin != null) ? origin.prefix() : "",
 				new HttpHeaders(new Netty4HeadersAdapter(request.headers())));
@@ -63,51 +68,6 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 		this.body = body;
 		this.sequence = sequence;
 		this.forwardedFor = (origin != null) ? origin.remoteAddress() : null;
-	}
-
-	/**
-	 * Build the absolute URI of a request that came through trusted proxies, as Spring's adapter of Reactor Netty
-	 * builds it: the client's scheme and authority, the prefix the proxies strip, then the path and query of the
-	 * target.
-	 * @param target the request target
-	 * @param origin where the proxies say the request came from
-	 * @return the URI
-	 * @throws URISyntaxException if the request target is not a valid URI
-	 */
-	static URI uriOf(String target, RequestOrigin origin) throws URISyntaxException {
-		String path = target;
-		if (target.startsWith("http://") || target.startsWith("https://")) {
-			int slash = target.indexOf('/', target.indexOf("//") + 2);
-			path = (slash >= 0) ? target.substring(slash) : "/";
-		}
-		else if (!target.startsWith("/")) {
-			path = "/" + target;
-		}
-		return new URI(origin.scheme() + "://" + origin.authority() + origin.prefix() + path);
-	}
-
-	/**
-	 * Build the absolute URI of a request from its target and {@code Host} header.
-	 * @param target the request target
-	 * @param host the {@code Host} header, or {@code null}
-	 * @param connection the connection it came on, whose local address stands in for a missing {@code Host}
-	 * @return the URI
-	 * @throws URISyntaxException if the request target is not a valid URI
-	 */
-	static URI uriOf(String target, String host, ConnectionInfo connection) throws URISyntaxException {
-		if (target.startsWith("http://") || target.startsWith("https://")) {
-			return new URI(target);
-		}
-		if (host == null || host.isEmpty()) {
-			InetSocketAddress local = connection.localAddress();
-			if (local == null) {
-				throw new URISyntaxException(target, "no Host header, and no local address to stand in for it");
-			}
-			String address = local.getAddress().getHostAddress();
-			host = ((address.indexOf(':') >= 0) ? "[" + address + "]" : address) + ":" + local.getPort();
-		}
-		String scheme = connection.scheme();
-		return new URI(scheme + "://" + host + (target.startsWith("/") ? target : "/" + target));
 	}
 
 	@Override
@@ -161,7 +121,11 @@ public final class KhamsinServerHttpRequest extends AbstractServerHttpRequest {
 		this.exchangeAttributes = attributes;
 	}
 
-	Object route() {
+	/**
+	 * WebFlux's best matching pattern for this request, once its handler mapping ran.
+	 * @return the pattern (a {@code PathPattern} or a string), or {@code null} when no handler mapping set one
+	 */
+	public Object route() {
 		Map<String, Object> attributes = this.exchangeAttributes;
 		if (attributes == null) {
 			return null;

@@ -65,7 +65,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private static final Logger logger = LoggerFactory.getLogger(KhamsinServerHttpResponse.class);
 
-	private final ExchangeChannel channel;
+	private final ProtocolChannel channel;
 
 	private final EventLoop eventLoop;
 
@@ -95,7 +95,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private ChannelFuture lastWrite;
 
-	private KhamsinServerHttpResponse(ExchangeChannel channel, NettyDataBufferFactory bufferFactory,
+	private KhamsinServerHttpResponse(ProtocolChannel channel, NettyDataBufferFactory bufferFactory,
 			io.netty.handler.codec.http.HttpHeaders nettyHeaders, boolean headRequest, BodyCompression compression,
 			io.netty.handler.codec.http.HttpHeaders requestHeaders) {
 		super(bufferFactory, new HttpHeaders(new Netty4HeadersAdapter(nettyHeaders)));
@@ -107,7 +107,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		this.requestHeaders = requestHeaders;
 	}
 
-	static KhamsinServerHttpResponse create(ExchangeChannel channel, NettyDataBufferFactory bufferFactory,
+	static KhamsinServerHttpResponse create(ProtocolChannel channel, NettyDataBufferFactory bufferFactory,
 			boolean headRequest) {
 		return create(channel, bufferFactory, headRequest, null, null);
 	}
@@ -117,7 +117,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 * @param requestHeaders the request's headers, which compression reads ({@code Accept-Encoding},
 	 * {@code User-Agent})
 	 */
-	static KhamsinServerHttpResponse create(ExchangeChannel channel, NettyDataBufferFactory bufferFactory,
+	public static KhamsinServerHttpResponse create(ProtocolChannel channel, NettyDataBufferFactory bufferFactory,
 			boolean headRequest, BodyCompression compression, io.netty.handler.codec.http.HttpHeaders requestHeaders) {
 		return new KhamsinServerHttpResponse(channel, bufferFactory, HEADERS.newHeaders(), headRequest, compression,
 				requestHeaders);
@@ -217,7 +217,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	// The methods below run on the event loop.
 
-	EventLoop eventLoop() {
+	public EventLoop eventLoop() {
 		return this.eventLoop;
 	}
 
@@ -230,7 +230,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	}
 
 	/** @return whether the head was handed to the channel */
-	boolean isHeadWritten() {
+	public boolean isHeadWritten() {
 		return this.headWritten;
 	}
 
@@ -431,7 +431,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 * written yet.
 	 * @return the future of the last write
 	 */
-	ChannelFuture finish() {
+	public ChannelFuture finish() {
 		if (!this.headWritten) {
 			writeFull(null);
 		}
@@ -467,7 +467,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 * Answer with an error status and no body, when nothing was written yet.
 	 * @return the future of the write
 	 */
-	ChannelFuture writeError(HttpResponseStatus status) {
+	public ChannelFuture writeError(HttpResponseStatus status) {
 		this.nettyHeaders.clear();
 		this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
 		setStatusCode(HttpStatusCode.valueOf(status.code()));
@@ -483,7 +483,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	/**
 	 * The connection is gone: drop whatever is still written.
 	 */
-	void abort() {
+	public void abort() {
 		this.aborted = true;
 		ContentEncoder encoder = this.encoder;
 		if (encoder != null) {
@@ -506,18 +506,18 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 	}
 
-	void onWritabilityChanged() {
+	public void onWritabilityChanged() {
 		ResponseWrite write = this.currentWrite;
 		if (write != null && isWritable()) {
 			write.resume();
 		}
 	}
 
-	String contentLength() {
+	public String contentLength() {
 		return this.nettyHeaders.get(HttpHeaderNames.CONTENT_LENGTH);
 	}
 
-	int statusCode() {
+	public int statusCode() {
 		return getStatusCode().value();
 	}
 

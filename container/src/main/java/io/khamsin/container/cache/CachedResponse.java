@@ -231,7 +231,7 @@ public final class CachedResponse implements Stored {
 	 * Call every header of a representation but {@code Content-Length}: the stored ones, with {@code Vary} and
 	 * {@code Content-Encoding} written for the coding when the cache makes the variants.
 	 */
-	void forEachHeader(ContentCoding coding, BiConsumer<String, String> action) {
+	public void forEachHeader(ContentCoding coding, BiConsumer<String, String> action) {
 		for (int i = 0; i < this.names.length; i++) {
 			if (this.vary != null && this.names[i].equalsIgnoreCase("vary")) {
 				continue;
@@ -267,7 +267,12 @@ public final class CachedResponse implements Stored {
 		return head.toString().getBytes(StandardCharsets.ISO_8859_1);
 	}
 
-	static boolean repeatedIn304(String name) {
+	/**
+	 * Whether a header of the stored response goes into a {@code 304} too (RFC 9110, section 15.4.5).
+	 * @param name the header's name
+	 * @return whether it does
+	 */
+	public static boolean repeatedIn304(String name) {
 		return name.equalsIgnoreCase("etag") || name.equalsIgnoreCase("cache-control")
 				|| name.equalsIgnoreCase("expires") || name.equalsIgnoreCase("vary")
 				|| name.equalsIgnoreCase("content-location") || name.equalsIgnoreCase("server");
@@ -385,7 +390,12 @@ public final class CachedResponse implements Stored {
 		}
 	}
 
-	static boolean mayHaveBody(int status) {
+	/**
+	 * Whether a response of this status carries a body, and so a {@code Content-Length}.
+	 * @param status the status
+	 * @return whether it does
+	 */
+	public static boolean mayHaveBody(int status) {
 		return status >= 200 && status != 204 && status != 304;
 	}
 

@@ -7,9 +7,10 @@ import java.util.Map;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaders;
 
+
 /**
  * The page cache's tap on one render's response, handed out with a {@link Lookup.Miss}: it sees the head and the
- * body as the application's response writes them ({@link CachingExchangeChannel} feeds it from the bridge's write
+ * body as the application's response writes them (the exchange stage's tap feeds it from the bridge's write
  * path), and when the exchange completes it stores the response if it is cacheable. It copies the body as it is
  * written into one pooled direct buffer of the announced length (see {@link #onBody}); a head that makes the
  * response uncacheable, or a body past the largest object, stops the copying at once.

@@ -9,7 +9,7 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.util.concurrent.EventExecutor;
 
 import io.khamsin.container.engine.DateHeader;
-import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.transport.ConnectionSecurity;

@@ -22,10 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.engine.DateHeader;
-import io.khamsin.container.bridge.ExchangeChannel;
-import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.exchange.ExchangeChannel;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.fixed.FixedResponseTable;
-import io.khamsin.container.bridge.HttpExchange;
+import io.khamsin.container.exchange.HttpExchange;
 import io.khamsin.container.cache.Http1HitWriter;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.DrainEvent;

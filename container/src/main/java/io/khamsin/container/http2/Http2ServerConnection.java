@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.engine.HttpSettings;
-import io.khamsin.container.bridge.ConnectionHandler;
+import io.khamsin.container.exchange.ConnectionHandler;
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.guard.Guard;

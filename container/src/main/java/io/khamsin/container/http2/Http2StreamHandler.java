@@ -42,10 +42,10 @@ import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.engine.DateHeader;
-import io.khamsin.container.bridge.ExchangeChannel;
-import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.exchange.ExchangeChannel;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.fixed.FixedResponseTable;
-import io.khamsin.container.bridge.HttpExchange;
+import io.khamsin.container.exchange.HttpExchange;
 import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.cache.Http2HitHeaders;
 import io.khamsin.container.cache.Lookup;

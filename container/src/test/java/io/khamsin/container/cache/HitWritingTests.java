@@ -21,7 +21,8 @@ import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.khamsin.container.bridge.ExchangeChannel;
+import io.khamsin.container.exchange.ExchangeChannel;
+import io.khamsin.container.exchange.CachingExchangeChannel;
 
 import static io.khamsin.container.cache.CacheFixture.config;
 import static io.khamsin.container.cache.CacheFixture.get;

@@ -35,6 +35,8 @@ import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.test.RawHttpConnection;
+import io.khamsin.container.bridge.RouteObservationHandler;
+import io.khamsin.container.bridge.RouteWebFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -22,7 +22,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.bridge.ExchangeDispatcher;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.GuardCounters;

@@ -1,4 +1,4 @@
-package io.khamsin.container.bridge;
+package io.khamsin.container.exchange;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -38,6 +38,9 @@ import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.RequestPath;
 import io.khamsin.container.metrics.Route;
 import io.khamsin.container.fixed.FixedResponseTable;
+import io.khamsin.container.bridge.BodyCompression;
+import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.bridge.RequestUris;
 
 /**
  * The exchange stage, one for every protocol: what happens to a request head once its protocol has decoded it. In
@@ -165,8 +168,7 @@ public final class ExchangeDispatcher {
 		RequestOrigin origin = origin(request, connection);
 		URI uri;
 		try {
-			uri = (origin != null) ? KhamsinServerHttpRequest.uriOf(request.uri(), origin)
-					: RequestUris.current().uriOf(request, connection);
+			uri = RequestUris.of(request, connection, origin);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
 			refuse(channel, request, RequestGuards.refuseTarget(request, ex.getMessage(), this.guards), startNanos);
@@ -183,12 +185,10 @@ public final class ExchangeDispatcher {
 	 * @return the exchange, or {@code null} when the request's target is not a URI
 	 */
 	HttpExchange background(ExchangeChannel channel, HttpRequest request) {
-		ConnectionInfo connection = channel.connection();
-		RequestOrigin origin = origin(request, connection);
+		RequestOrigin origin = origin(request, channel.connection());
 		URI uri;
 		try {
-			uri = (origin != null) ? KhamsinServerHttpRequest.uriOf(request.uri(), origin)
-					: RequestUris.current().uriOf(request, connection);
+			uri = RequestUris.of(request, channel.connection(), origin);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
 			return null;

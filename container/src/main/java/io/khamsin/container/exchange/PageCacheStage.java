@@ -1,4 +1,4 @@
-package io.khamsin.container.bridge;
+package io.khamsin.container.exchange;
 
 import java.util.concurrent.RejectedExecutionException;
 
@@ -13,7 +13,6 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 
 import io.khamsin.container.cache.CacheRequest;
-import io.khamsin.container.cache.CachingExchangeChannel;
 import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.cache.PathScope;

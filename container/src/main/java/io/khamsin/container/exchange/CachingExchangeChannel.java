@@ -1,4 +1,4 @@
-package io.khamsin.container.cache;
+package io.khamsin.container.exchange;
 
 import java.net.InetSocketAddress;
 
@@ -25,11 +25,12 @@ import io.netty.util.ReferenceCountUtil;
 import org.springframework.http.server.reactive.SslInfo;
 
 import io.khamsin.container.bridge.ConnectionInfo;
-import io.khamsin.container.bridge.ExchangeChannel;
 import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.cache.Lookup;
+import io.khamsin.container.cache.Ticket;
 
 /**
  * The page cache's tap on the bridge's response write path: an {@link ExchangeChannel} in front of the protocol's

@@ -1,4 +1,4 @@
-package io.khamsin.container.metrics;
+package io.khamsin.container.bridge;
 
 import java.util.Map;
 
@@ -8,7 +8,7 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 
-import io.khamsin.container.bridge.KhamsinServerHttpRequest;
+import io.khamsin.container.metrics.Route;
 
 /**
  * Lets khamsin tag a request's figures with WebFlux's best matching pattern, as {@link RouteWebFilter} does, from

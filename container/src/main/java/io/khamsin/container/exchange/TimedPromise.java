@@ -1,4 +1,4 @@
-package io.khamsin.container.bridge;
+package io.khamsin.container.exchange;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

@@ -1,4 +1,4 @@
-package io.khamsin.container.cache;
+package io.khamsin.container.exchange;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -10,10 +10,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.ReferenceCountUtil;
 
 import io.khamsin.container.bridge.ConnectionInfo;
-import io.khamsin.container.bridge.ExchangeChannel;
 import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.cache.Lookup;
+import io.khamsin.container.cache.Ticket;
 
 /**
  * The exchange channel of a background render: every message is shown to the ticket and released, and the render

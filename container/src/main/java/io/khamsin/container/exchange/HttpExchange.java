@@ -1,4 +1,4 @@
-package io.khamsin.container.bridge;
+package io.khamsin.container.exchange;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -22,9 +22,12 @@ import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.CoreSubscriber;
 
 import io.khamsin.container.forwarded.RequestOrigin;
-import io.khamsin.container.cache.CachingExchangeChannel;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.bridge.InboundPublisher;
+import io.khamsin.container.bridge.KhamsinServerHttpRequest;
+import io.khamsin.container.bridge.KhamsinServerHttpResponse;
 
 /**
  * One request and its response, from the decoded request head to the last byte of the answer, carried by an

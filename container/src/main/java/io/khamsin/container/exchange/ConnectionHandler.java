@@ -1,4 +1,4 @@
-package io.khamsin.container.bridge;
+package io.khamsin.container.exchange;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.springframework.http.server.reactive.SslInfo;
 
 import io.khamsin.container.transport.ConnectionSecurity;
+import io.khamsin.container.bridge.ConnectionInfo;
 
 /**
  * A protocol's handler of a connection that is also its {@link ConnectionInfo}: what the transport established

@@ -1,4 +1,4 @@
-package io.khamsin.container.metrics;
+package io.khamsin.container.bridge;
 
 import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
