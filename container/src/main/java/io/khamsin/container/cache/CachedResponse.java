@@ -1,6 +1,5 @@
 package io.khamsin.container.cache;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -9,7 +8,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
  * One stored response: status, headers, the body in pooled direct memory, and the compressed variants made since.
@@ -71,7 +69,7 @@ public final class CachedResponse implements Stored {
 
 	private volatile int refs = 1;
 
-	private volatile byte[] notModifiedHead;
+	private volatile CachedHead notModifiedHead;
 
 	private boolean freed;
 
@@ -246,25 +244,14 @@ public final class CachedResponse implements Stored {
 		}
 	}
 
-	/** @return the stored headers a {@code 304} repeats (RFC 9110, section 15.4.5), before {@code Date} */
-	byte[] notModifiedHead() {
-		byte[] head = this.notModifiedHead;
+	/** @return the head of the entry's {@code 304 Not Modified}: the stored headers it repeats */
+	public CachedHead notModifiedHead() {
+		CachedHead head = this.notModifiedHead;
 		if (head == null) {
-			head = encodeNotModified();
+			head = CachedHead.notModified(this);
 			this.notModifiedHead = head;
 		}
 		return head;
-	}
-
-	private byte[] encodeNotModified() {
-		StringBuilder head = new StringBuilder(128).append("HTTP/1.1 ").append(HttpResponseStatus.NOT_MODIFIED)
-			.append("\r\n");
-		forEachHeader(ContentCoding.IDENTITY, (name, value) -> {
-			if (repeatedIn304(name)) {
-				head.append(name).append(": ").append(value).append("\r\n");
-			}
-		});
-		return head.toString().getBytes(StandardCharsets.ISO_8859_1);
 	}
 
 	/**

@@ -29,6 +29,7 @@ import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.cache.CachedHead;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.cache.Ticket;
 
@@ -205,8 +206,11 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 
 	private FullHttpResponse fullResponse(Lookup.Hit hit) {
 		HttpHeaders headers = DefaultHttpHeadersFactory.headersFactory().newHeaders();
-		hit.entry().forEachHeader(hit.representation().coding(), headers::add);
-		headers.setInt(HttpHeaderNames.CONTENT_LENGTH, hit.representation().length());
+		CachedHead head = hit.representation().head();
+		head.forEachHeader(headers::add);
+		if (head.contentLength() >= 0) {
+			headers.setInt(HttpHeaderNames.CONTENT_LENGTH, head.contentLength());
+		}
 		headers.set(HttpHeaderNames.AGE, hit.ageSeconds());
 		ByteBuf body = (hit.body() != null) ? hit.body() : Unpooled.EMPTY_BUFFER;
 		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,

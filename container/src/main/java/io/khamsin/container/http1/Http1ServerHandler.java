@@ -26,7 +26,6 @@ import io.khamsin.container.exchange.ExchangeChannel;
 import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.exchange.HttpExchange;
-import io.khamsin.container.cache.Http1HitWriter;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.engine.ServerContext;

@@ -47,7 +47,6 @@ import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.exchange.HttpExchange;
 import io.khamsin.container.bridge.ProtocolUpgrade;
-import io.khamsin.container.cache.Http2HitHeaders;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.ReactorMetrics;

@@ -1,10 +1,12 @@
 package io.khamsin.container.cache;
 
+import java.util.Date;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.netty.handler.codec.DateFormatter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.DefaultEventLoopGroup;
@@ -21,35 +23,35 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What the page cache tests share: requests, an event loop to look up on, a clock the test moves, and renders that
  * play the application answering a miss through its ticket.
  */
-final class CacheFixture implements AutoCloseable {
+public final class CacheFixture implements AutoCloseable {
 
-	final DefaultEventLoopGroup loops = new DefaultEventLoopGroup(2);
+	public final DefaultEventLoopGroup loops = new DefaultEventLoopGroup(2);
 
-	final AtomicLong now = new AtomicLong(1_700_000_000_000L);
+	public final AtomicLong now = new AtomicLong(1_700_000_000_000L);
 
-	final AtomicLong renders = new AtomicLong();
+	public final AtomicLong renders = new AtomicLong();
 
-	EventLoop loop() {
+	public EventLoop loop() {
 		return this.loops.next();
 	}
 
-	DefaultPageCache.Builder builder(PageCacheConfig config) {
+	public DefaultPageCache.Builder builder(PageCacheConfig config) {
 		return DefaultPageCache.builder(config).clock(this.now::get);
 	}
 
-	static PageCacheConfig.Builder config() {
+	public static PageCacheConfig.Builder config() {
 		return PageCacheConfig.builder().enabled(true);
 	}
 
-	void advanceSeconds(long seconds) {
+	public void advanceSeconds(long seconds) {
 		this.now.addAndGet(seconds * 1000);
 	}
 
-	static CacheRequest get(String uri, String... headers) {
+	public static CacheRequest get(String uri, String... headers) {
 		return request(HttpMethod.GET, uri, headers);
 	}
 
-	static CacheRequest request(HttpMethod method, String uri, String... headers) {
+	public static CacheRequest request(HttpMethod method, String uri, String... headers) {
 		HttpHeaders nettyHeaders = DefaultHttpHeadersFactory.headersFactory().newHeaders();
 		nettyHeaders.set("Host", "shop.example");
 		for (int i = 0; i < headers.length; i += 2) {
@@ -59,11 +61,11 @@ final class CacheFixture implements AutoCloseable {
 	}
 
 	/** Look a request up on an event loop, and wait for a deferred answer. */
-	Lookup lookup(DefaultPageCache cache, CacheRequest request) {
+	public Lookup lookup(DefaultPageCache cache, CacheRequest request) {
 		return lookup(cache, request, loop());
 	}
 
-	Lookup lookup(DefaultPageCache cache, CacheRequest request, EventLoop loop) {
+	public Lookup lookup(DefaultPageCache cache, CacheRequest request, EventLoop loop) {
 		CompletableFuture<Lookup> answer = new CompletableFuture<>();
 		loop.execute(() -> {
 			Lookup lookup = cache.lookup(request, loop);
@@ -83,12 +85,12 @@ final class CacheFixture implements AutoCloseable {
 	}
 
 	/** Play the application: answer the miss with a status, headers and a body, and complete the ticket. */
-	void render(Lookup lookup, int status, String body, String... headers) {
+	public void render(Lookup lookup, int status, String body, String... headers) {
 		assertThat(lookup).as("a miss to render").isInstanceOf(Lookup.Miss.class);
 		render(((Lookup.Miss) lookup).ticket(), status, body, headers);
 	}
 
-	void render(Ticket ticket, int status, String body, String... headers) {
+	public void render(Ticket ticket, int status, String body, String... headers) {
 		this.renders.incrementAndGet();
 		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
 		HttpHeaders nettyHeaders = DefaultHttpHeadersFactory.headersFactory().newHeaders();
@@ -96,7 +98,7 @@ final class CacheFixture implements AutoCloseable {
 			nettyHeaders.add(headers[i], headers[i + 1]);
 		}
 		nettyHeaders.setInt("Content-Length", bytes.length);
-		nettyHeaders.set("Date", HttpDates.format(this.now.get()));
+		nettyHeaders.set("Date", DateFormatter.format(new Date(this.now.get())));
 		ticket.onHead(status, nettyHeaders);
 		ByteBuf part = Unpooled.directBuffer(bytes.length).writeBytes(bytes);
 		try {
@@ -109,7 +111,7 @@ final class CacheFixture implements AutoCloseable {
 	}
 
 	/** @return the body of a hit, which is released */
-	static String body(Lookup lookup) {
+	public static String body(Lookup lookup) {
 		assertThat(lookup).as("a hit").isInstanceOf(Lookup.Hit.class);
 		Lookup.Hit hit = (Lookup.Hit) lookup;
 		try {
@@ -120,7 +122,7 @@ final class CacheFixture implements AutoCloseable {
 		}
 	}
 
-	static void release(Lookup lookup) {
+	public static void release(Lookup lookup) {
 		if (lookup instanceof Lookup.Hit hit) {
 			hit.release();
 			if (hit.revalidation() != null) {
@@ -130,6 +132,21 @@ final class CacheFixture implements AutoCloseable {
 		else if (lookup instanceof Lookup.Miss miss) {
 			miss.ticket().abandon();
 		}
+	}
+
+	/**
+	 * The head a hit is written with, as lines of {@code Name: value}, {@code Content-Length} last.
+	 * @param hit the hit
+	 * @return the lines
+	 */
+	public static String head(Lookup.Hit hit) {
+		CachedHead head = hit.representation().head();
+		StringBuilder lines = new StringBuilder();
+		head.forEachHeader((name, value) -> lines.append(name).append(": ").append(value).append("\r\n"));
+		if (head.contentLength() >= 0) {
+			lines.append("Content-Length: ").append(head.contentLength()).append("\r\n");
+		}
+		return lines.toString();
 	}
 
 	@Override

@@ -31,7 +31,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 import io.khamsin.container.cache.CacheRequest;
 import io.khamsin.container.cache.DefaultPageCache;
-import io.khamsin.container.cache.Http1HitWriter;
+import io.khamsin.container.http1.Http1HitWriter;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.cache.PageCacheConfig;
 import io.khamsin.container.cache.Ticket;

@@ -1,4 +1,4 @@
-package io.khamsin.container.cache;
+package io.khamsin.container.http1;
 
 import java.nio.charset.StandardCharsets;
 
@@ -7,11 +7,18 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.AsciiString;
+
+import io.khamsin.container.cache.CachedHead;
+import io.khamsin.container.cache.HeadEncoding;
+import io.khamsin.container.cache.Lookup;
+import io.khamsin.container.engine.DateHeader;
 
 /**
  * Writes page-cache answers on an HTTP/1.1 connection as bytes, past the response encoder as the fixed responses
- * are: the entry's pre-encoded head, then {@code Date}, {@code Age} and the connection's header written per
+ * are: the head encoded once per representation ({@link #HEAD}: status line and fields up to, not including,
+ * {@code Date}; RFC 9112, sections 4 and 6), then {@code Date}, {@code Age} and the connection's header written per
  * response, then the body. A small body is copied behind the head into one buffer; a larger one is written as a
  * duplicate of the entry's direct buffer, which the socket reads from without a copy on the heap.
  */
@@ -29,6 +36,22 @@ public final class Http1HitWriter {
 	private static final byte[] CLOSE = ascii("Connection: close\r\n\r\n");
 
 	private static final byte[] KEEP_ALIVE = ascii("Connection: keep-alive\r\n\r\n");
+
+	/** The status line and header fields of a cached head, {@code Content-Length} included, ending before {@code Date}. */
+	static final HeadEncoding<byte[]> HEAD = new HeadEncoding<>() {
+
+		@Override
+		protected byte[] encode(CachedHead head) {
+			StringBuilder bytes = new StringBuilder(256);
+			bytes.append("HTTP/1.1 ").append(HttpResponseStatus.valueOf(head.status())).append("\r\n");
+			head.forEachHeader((name, value) -> bytes.append(name).append(": ").append(value).append("\r\n"));
+			if (head.contentLength() >= 0) {
+				bytes.append("Content-Length: ").append(head.contentLength()).append("\r\n");
+			}
+			return bytes.toString().getBytes(StandardCharsets.ISO_8859_1);
+		}
+
+	};
 
 	private Http1HitWriter() {
 	}
@@ -48,7 +71,7 @@ public final class Http1HitWriter {
 		boolean copy = body == null || body.readableBytes() <= COPY_THRESHOLD;
 		ByteBuf head;
 		try {
-			head = encode(encoderCtx.alloc(), hit.representation().http1Head(), hit.ageSeconds(), close,
+			head = encode(encoderCtx.alloc(), hit.representation().head().encoded(HEAD), hit.ageSeconds(), close,
 					http10KeepAlive, copy ? body : null);
 		}
 		catch (RuntimeException ex) {
@@ -76,7 +99,7 @@ public final class Http1HitWriter {
 	 */
 	public static ChannelFuture write(ChannelHandlerContext encoderCtx, Lookup.NotModified notModified, boolean close,
 			boolean http10KeepAlive, ChannelPromise promise) {
-		ByteBuf head = encode(encoderCtx.alloc(), notModified.entry().notModifiedHead(), notModified.ageSeconds(),
+		ByteBuf head = encode(encoderCtx.alloc(), notModified.entry().notModifiedHead().encoded(HEAD), notModified.ageSeconds(),
 				close, http10KeepAlive, null);
 		return encoderCtx.write(head, promise);
 	}
@@ -93,7 +116,7 @@ public final class Http1HitWriter {
 	 */
 	static ByteBuf encode(ByteBufAllocator alloc, byte[] head, long ageSeconds, boolean close, boolean http10KeepAlive,
 			ByteBuf body) {
-		AsciiString date = HttpDates.format(System.currentTimeMillis());
+		AsciiString date = DateHeader.now();
 		byte[] end = close ? CLOSE : (http10KeepAlive ? KEEP_ALIVE : CRLF);
 		int bodyLength = (body != null) ? body.readableBytes() : 0;
 		int size = head.length + DATE.length + date.length() + AGE.length + 20 + CRLF.length + end.length + bodyLength;
