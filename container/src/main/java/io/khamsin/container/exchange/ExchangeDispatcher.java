@@ -27,13 +27,11 @@ import org.springframework.http.server.reactive.HttpHandler;
 import io.khamsin.container.accesslog.AccessLog;
 import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.compression.CompressionConfig;
-import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.forwarded.ForwardedHeaders;
 import io.khamsin.container.forwarded.RequestOrigin;
-import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.RequestPath;
 import io.khamsin.container.metrics.Route;
@@ -60,9 +58,7 @@ public final class ExchangeDispatcher {
 
 	private final HttpHandler handler;
 
-	private final GuardCounters guards;
-
-	private final long maxBodySize;
+	private final RequestGuards requestGuards;
 
 	private final FixedResponseTable fixedResponses;
 
@@ -91,8 +87,7 @@ public final class ExchangeDispatcher {
 	public ExchangeDispatcher(ServerContext context, List<FixedResponse> fixedResponses, CompressionConfig compression,
 			ForwardedConfig forwarded, DefaultPageCache pageCache) {
 		this.handler = context.handler();
-		this.guards = context.guards();
-		this.maxBodySize = context.settings().maxRequestBodySize();
+		this.requestGuards = new RequestGuards(context.guards(), context.settings().maxRequestBodySize());
 		this.fixedResponses = FixedResponseTable.of(fixedResponses, context.settings().serverHeader());
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
@@ -129,13 +124,9 @@ public final class ExchangeDispatcher {
 	 */
 	public HttpExchange dispatch(ExchangeChannel channel, HttpRequest request, long bodyLength, long startNanos,
 			long sequence) {
-		if (RequestGuards.isUnsupportedExpectation(request)) {
-			refuse(channel, request, RequestGuards.refuseExpectation(request, this.guards), startNanos);
-			return null;
-		}
-		if (this.maxBodySize >= 0 && bodyLength > this.maxBodySize) {
-			refuse(channel, request, RequestGuards.refuseAnnouncedBody(bodyLength, this.maxBodySize, this.guards),
-					startNanos);
+		HttpResponseStatus refusal = this.requestGuards.refusal(request, bodyLength);
+		if (refusal != null) {
+			refuse(channel, request, refusal, startNanos);
 			return null;
 		}
 		FixedResponseTable.Entry fixed = (bodyLength == 0) ? this.fixedResponses.lookup(request) : null;
@@ -150,7 +141,7 @@ public final class ExchangeDispatcher {
 		// The page cache, for every protocol: a hit is answered as a fixed response is, a miss goes on to the
 		// exchange, whose response the cache stores on its way out.
 		PageCacheStage pageCache = this.pageCache;
-		if (pageCache != null) {
+		if (pageCache != null && pageCache.covers(request)) {
 			return pageCache.dispatch(channel, request, startNanos, sequence);
 		}
 		return exchange(channel, request, startNanos, sequence, null);
@@ -158,25 +149,16 @@ public final class ExchangeDispatcher {
 
 	/**
 	 * The exchange of a request that goes to the handler, or its refusal when its target is not a URI.
-	 * @param pending the page-cache lookup the exchange waits for before the handler starts, or {@code null}
+	 * @param deferral what the exchange waits for before the handler starts, or {@code null}
 	 * @return the exchange, or {@code null} when the request was refused
 	 */
 	HttpExchange exchange(ExchangeChannel channel, HttpRequest request, long startNanos, long sequence,
-			Lookup.Deferred pending) {
-		ConnectionInfo connection = channel.connection();
-		// server.forward-headers-strategy=native: where the client's proxies say it came from, if they are trusted.
-		RequestOrigin origin = origin(request, connection);
-		URI uri;
-		try {
-			uri = RequestUris.of(request, connection, origin);
+			Deferral deferral) {
+		HttpExchange exchange = newExchange(channel, request, startNanos, sequence, deferral, false);
+		if (exchange != null) {
+			channel.reactor().requestStarted();
 		}
-		catch (URISyntaxException | IllegalArgumentException ex) {
-			refuse(channel, request, RequestGuards.refuseTarget(request, ex.getMessage(), this.guards), startNanos);
-			return null;
-		}
-		channel.reactor().requestStarted();
-		return new HttpExchange(this, channel, request, uri, origin, bufferFactory(channel.channel().alloc()), sequence,
-				startNanos, pending, false);
+		return exchange;
 	}
 
 	/**
@@ -185,26 +167,31 @@ public final class ExchangeDispatcher {
 	 * @return the exchange, or {@code null} when the request's target is not a URI
 	 */
 	HttpExchange background(ExchangeChannel channel, HttpRequest request) {
-		RequestOrigin origin = origin(request, channel.connection());
+		return newExchange(channel, request, System.nanoTime(), 0, null, true);
+	}
+
+	private HttpExchange newExchange(ExchangeChannel channel, HttpRequest request, long startNanos, long sequence,
+			Deferral deferral, boolean background) {
+		ConnectionInfo connection = channel.connection();
+		// server.forward-headers-strategy=native: where the client's proxies say it came from, if they are trusted.
+		RequestOrigin origin = origin(request, connection);
 		URI uri;
 		try {
-			uri = RequestUris.of(request, channel.connection(), origin);
+			uri = RequestUris.of(request, connection, origin);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
+			if (!background) {
+				refuse(channel, request, this.requestGuards.refuseTarget(request, ex.getMessage()), startNanos);
+			}
 			return null;
 		}
-		return new HttpExchange(this, channel, request, uri, origin, bufferFactory(channel.channel().alloc()), 0,
-				System.nanoTime(), null, true);
+		return new HttpExchange(this, channel, request, uri, origin, bufferFactory(channel.channel().alloc()), sequence,
+				startNanos, deferral, background);
 	}
 
 	private RequestOrigin origin(HttpRequest request, ConnectionInfo connection) {
 		return (this.forwarded != null) ? this.forwarded.resolve(request.headers(), connection.scheme(),
 				connection.remoteAddress(), connection.localAddress()) : null;
-	}
-
-	/** @return the page cache's stage, or {@code null} when the server has no enabled page cache */
-	PageCacheStage pageCache() {
-		return this.pageCache;
 	}
 
 	/**
@@ -242,10 +229,7 @@ public final class ExchangeDispatcher {
 	 * @return {@code null} if it is, else the status to refuse the request with (counted as its guard)
 	 */
 	public HttpResponseStatus checkBody(HttpExchange exchange, long received) {
-		if (this.maxBodySize >= 0 && received > this.maxBodySize) {
-			return RequestGuards.refuseBody(this.maxBodySize, this.guards);
-		}
-		return null;
+		return this.requestGuards.checkBody(received);
 	}
 
 	HttpHandler handler() {
@@ -316,8 +300,8 @@ public final class ExchangeDispatcher {
 	private void answerAsteriskForm(ExchangeChannel channel, HttpRequest request, long startNanos) {
 		// RFC 9112, section 3.2.4: the asterisk form is only for a server-wide OPTIONS.
 		if (!HttpMethod.OPTIONS.equals(request.method())) {
-			refuse(channel, request,
-					RequestGuards.refuseTarget(request, "the asterisk form is only for OPTIONS", this.guards), startNanos);
+			refuse(channel, request, this.requestGuards.refuseTarget(request, "the asterisk form is only for OPTIONS"),
+					startNanos);
 			return;
 		}
 		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,

@@ -22,7 +22,6 @@ import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.CoreSubscriber;
 
 import io.khamsin.container.forwarded.RequestOrigin;
-import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.InboundPublisher;
@@ -62,7 +61,7 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 
 	private final boolean background;
 
-	private Lookup.Deferred pending;
+	private Deferral pending;
 
 	private long bodyBytes;
 
@@ -70,24 +69,15 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 
 	private boolean finished;
 
-	HttpExchange(ExchangeDispatcher dispatcher, ExchangeChannel channel, HttpRequest nettyRequest, URI uri,
-			RequestOrigin origin, NettyDataBufferFactory bufferFactory, long sequence, long startNanos) {
-		this(dispatcher, channel, nettyRequest, uri, origin, bufferFactory, sequence, startNanos, null, false);
-	}
-
 	/**
 	 * @param origin where trusted proxies say the request came from, or {@code null}
-	 * @param pending a page-cache lookup still under way, whose channel is a tap {@code CachingExchangeChannel}
-	 * awaiting its ticket; {@code null} when the handler may start at once
+	 * @param pending what the exchange waits for before its handler may start, {@code null} when it may start at
+	 * once
 	 * @param background whether no client waits for the exchange (a revalidation of a stale entry)
 	 */
 	HttpExchange(ExchangeDispatcher dispatcher, ExchangeChannel channel, HttpRequest nettyRequest, URI uri,
 			RequestOrigin origin, NettyDataBufferFactory bufferFactory, long sequence, long startNanos,
-			Lookup.Deferred pending,
-			boolean background) {
-		if (pending != null && !(channel instanceof CachingExchangeChannel)) {
-			throw new IllegalArgumentException("a deferred lookup needs a tap awaiting its ticket");
-		}
+			Deferral pending, boolean background) {
 		this.pending = pending;
 		this.background = background;
 		this.dispatcher = dispatcher;
@@ -101,32 +91,28 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 	}
 
 	/**
-	 * Hand the exchange to the handler, or, while its page-cache lookup is under way, to the lookup.
+	 * Hand the exchange to the handler, or, while it must wait (a page-cache lookup under way), to what it waits for.
 	 */
 	public void start() {
-		Lookup.Deferred pending = this.pending;
+		Deferral pending = this.pending;
 		if (pending != null) {
-			pending.whenReady(this::lookedUp);
+			pending.whenReady(this);
 			return;
 		}
 		startHandler();
 	}
 
-	/** The deferred lookup ended, on the event loop. */
-	private void lookedUp(Lookup lookup) {
+	/** The wait ended: the handler may run. */
+	void proceed() {
 		this.pending = null;
-		if (lookup instanceof Lookup.Miss miss) {
-			((CachingExchangeChannel) this.channel).attach(miss.ticket());
-			startHandler();
-		}
-		else if (lookup instanceof Lookup.Bypass) {
-			startHandler();
-		}
-		else {
-			this.finished = true;
-			this.body.discard();
-			this.dispatcher.pageCache().answer(this.channel, head(), lookup, this.startNanos, true);
-		}
+		startHandler();
+	}
+
+	/** The wait ended with an answer given otherwise: the handler never runs, and its body is dropped. */
+	void answered() {
+		this.pending = null;
+		this.finished = true;
+		this.body.discard();
 	}
 
 	private void startHandler() {
@@ -252,7 +238,7 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 			return;
 		}
 		this.finished = true;
-		Lookup.Deferred pending = this.pending;
+		Deferral pending = this.pending;
 		if (pending != null) {
 			this.pending = null;
 			pending.cancel();

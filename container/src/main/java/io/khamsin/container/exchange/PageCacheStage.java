@@ -46,13 +46,19 @@ final class PageCacheStage {
 	}
 
 	/**
+	 * Whether a request is one the cache may answer: its target is inside the cache's paths.
+	 * @param request the request head
+	 * @return whether it is
+	 */
+	boolean covers(HttpRequest request) {
+		return this.paths.includes(request.uri());
+	}
+
+	/**
 	 * Look a request up and answer it, or make the exchange that renders it.
 	 * @return the exchange, or {@code null} when the request was answered or refused here
 	 */
 	HttpExchange dispatch(ExchangeChannel channel, HttpRequest request, long startNanos, long sequence) {
-		if (!this.paths.includes(request.uri())) {
-			return this.dispatcher.exchange(channel, request, startNanos, sequence, null);
-		}
 		Lookup lookup = this.cache.lookup(CacheRequest.of(request, channel.connection().scheme()),
 				channel.channel().eventLoop());
 		if (lookup instanceof Lookup.Hit hit) {
@@ -72,8 +78,9 @@ final class PageCacheStage {
 					sequence, null);
 		}
 		if (lookup instanceof Lookup.Deferred deferred) {
-			HttpExchange exchange = this.dispatcher.exchange(CachingExchangeChannel.awaiting(channel), request,
-					startNanos, sequence, deferred);
+			CachingExchangeChannel tap = CachingExchangeChannel.awaiting(channel);
+			HttpExchange exchange = this.dispatcher.exchange(tap, request, startNanos, sequence,
+					new AwaitedRender(tap, deferred));
 			if (exchange == null) {
 				deferred.cancel();
 			}
@@ -87,7 +94,7 @@ final class PageCacheStage {
 	 * of the answer handed to the kernel, and logged.
 	 * @param started whether the request was already counted as started (its exchange waited for the lookup)
 	 */
-	void answer(ExchangeChannel channel, HttpRequest request, Lookup answer, long startNanos, boolean started) {
+	private void answer(ExchangeChannel channel, HttpRequest request, Lookup answer, long startNanos, boolean started) {
 		ReactorMetrics reactor = channel.reactor();
 		if (!started) {
 			reactor.requestStarted();
@@ -105,6 +112,45 @@ final class PageCacheStage {
 				: channel.writeNotModified((Lookup.NotModified) answer, clock);
 		this.dispatcher.log(write, request, channel.connection().remoteAddress(), status, length, startNanos);
 		channel.exchangeComplete(write);
+	}
+
+	/**
+	 * The wait of an exchange whose key another request is rendering: when that render ends, the exchange renders
+	 * through its tap (a miss), renders untapped (a bypass), or is answered from the cache.
+	 */
+	private final class AwaitedRender implements Deferral {
+
+		private final CachingExchangeChannel tap;
+
+		private final Lookup.Deferred lookup;
+
+		AwaitedRender(CachingExchangeChannel tap, Lookup.Deferred lookup) {
+			this.tap = tap;
+			this.lookup = lookup;
+		}
+
+		@Override
+		public void whenReady(HttpExchange exchange) {
+			this.lookup.whenReady((lookup) -> {
+				if (lookup instanceof Lookup.Miss miss) {
+					this.tap.attach(miss.ticket());
+					exchange.proceed();
+				}
+				else if (lookup instanceof Lookup.Bypass) {
+					exchange.proceed();
+				}
+				else {
+					exchange.answered();
+					answer(this.tap, exchange.head(), lookup, exchange.startNanos(), true);
+				}
+			});
+		}
+
+		@Override
+		public void cancel() {
+			this.lookup.cancel();
+		}
+
 	}
 
 	/**
