@@ -40,6 +40,7 @@ import io.khamsin.container.transport.ProtocolInitializer;
 import io.khamsin.container.transport.ProtocolSelector;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.TcpListener;
+import io.khamsin.container.transport.Transport;
 import io.khamsin.container.transport.TransportResolver;
 import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.PortInUseException;
@@ -378,7 +379,14 @@ public final class KhamsinServer {
 	 */
 	public synchronized List<EgressMode> egressModes() {
 		Running running = this.running;
-		return (running != null) ? EgressModes.of(running.transport(), listeners()) : List.of();
+		if (running == null) {
+			return List.of();
+		}
+		List<ListenerInfo> listeners = listeners();
+		String kernelCopy = (running.transport().transport() == Transport.IO_URING) ? "splice" : "sendfile";
+		return EgressModes.of(running.transport().name(), kernelCopy,
+				listeners.stream().anyMatch((listener) -> !listener.secure()),
+				listeners.stream().anyMatch(ListenerInfo::secure));
 	}
 
 	/**

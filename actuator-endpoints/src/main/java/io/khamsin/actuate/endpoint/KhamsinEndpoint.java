@@ -64,7 +64,7 @@ public class KhamsinEndpoint {
 		KhamsinServer server = server();
 		if (server == null) {
 			return new KhamsinDescriptor(VERSION, null, List.of(), this.metrics.reactors(), this.metrics.totals(), null,
-					null, List.of(), metricsDescriptor());
+					null, List.of(), fileBodies(), metricsDescriptor());
 		}
 		ResolvedTransport transport = server.transport();
 		KhamsinServerConfig config = server.config();
@@ -75,8 +75,14 @@ public class KhamsinEndpoint {
 				listeners.stream().map(ListenerDescriptor::of).toList());
 		return new KhamsinDescriptor(VERSION, serverDescriptor, server.protocols(), this.metrics.reactors(),
 				this.metrics.totals(), new GuardsDescriptor(settings(config), counts()),
-				TlsDescriptor.of(listeners, server.tls(), server.metrics().tls()), server.egressModes(),
+				TlsDescriptor.of(listeners, server.tls(), server.metrics().tls()), server.egressModes(), fileBodies(),
 				metricsDescriptor());
+	}
+
+	private List<FileBodies> fileBodies() {
+		return this.metrics.egress().snapshot().entrySet().stream()
+			.map((count) -> new FileBodies(count.getKey().path().tag(), count.getKey().tag(), count.getValue()))
+			.toList();
 	}
 
 	private MetricsDescriptor metricsDescriptor() {
@@ -134,11 +140,24 @@ public class KhamsinEndpoint {
 	 * @param guards the guards' settings and counts, or {@code null} without a server
 	 * @param tls the TLS of its listeners, or {@code null} without a server
 	 * @param egress the egress modes of its listeners
+	 * @param fileBodies how many file bodies left by each way, and why, since start
 	 * @param metrics what the engine records
 	 */
 	public record KhamsinDescriptor(String version, ServerDescriptor server, List<String> protocols,
 			List<ReactorSnapshot> reactors, ReactorSnapshot totals, GuardsDescriptor guards, TlsDescriptor tls,
-			List<EgressMode> egress, MetricsDescriptor metrics) {
+			List<EgressMode> egress, List<FileBodies> fileBodies, MetricsDescriptor metrics) {
+
+	}
+
+	/**
+	 * The file bodies that left one way for one reason.
+	 *
+	 * @param path the way they left: {@code sendfile} (by the kernel) or {@code userspace} (through pooled buffers)
+	 * @param reason why: {@code plain-connection}, {@code tls-in-userspace}, {@code protocol-frames} or
+	 * {@code page-cache-copy}
+	 * @param count how many since start
+	 */
+	public record FileBodies(String path, String reason, long count) {
 
 	}
 

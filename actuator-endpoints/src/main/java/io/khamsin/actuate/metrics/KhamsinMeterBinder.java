@@ -18,6 +18,7 @@ import org.HdrHistogram.HistogramIterationValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.egress.EgressReason;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.LatencyKey;
@@ -84,6 +85,13 @@ public final class KhamsinMeterBinder implements MeterBinder, AutoCloseable {
 			FunctionCounter.builder("khamsin.guard.events", metrics, (m) -> m.guards().count(guard))
 				.description("Times a guard (limit or timeout) was enforced")
 				.tag("guard", guard.tag())
+				.register(registry);
+		}
+		for (EgressReason reason : EgressReason.values()) {
+			FunctionCounter.builder("khamsin.egress.file.bodies", metrics, (m) -> m.egress().count(reason))
+				.description("File bodies that left by the kernel (sendfile) or through pooled buffers (userspace), and why")
+				.tag("path", reason.path().tag())
+				.tag("reason", reason.tag())
 				.register(registry);
 		}
 		FunctionCounter.builder("khamsin.tls.handshakes", metrics, (m) -> m.tls().totals().full())

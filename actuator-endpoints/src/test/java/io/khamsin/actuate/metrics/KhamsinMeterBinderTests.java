@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.khamsin.actuate.metrics.KhamsinMeterBinder.TimerSettings;
 import io.khamsin.container.KhamsinServer;
@@ -116,6 +118,29 @@ class KhamsinMeterBinderTests {
 		assertThat(this.registry.get("khamsin.guard.events").tag("guard", Guard.IDLE_TIMEOUT.tag())
 			.functionCounter()
 			.count()).isZero();
+	}
+
+	@Test
+	void fileBodiesAreCountedByTheWayTheyLeftAndWhy(@TempDir Path dir) throws Exception {
+		Path file = Files.writeString(dir.resolve("file.txt"), "x".repeat(100_000));
+		KhamsinMetrics metrics = KhamsinMetrics.create(MetricsConfig.defaults());
+		this.server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).build(),
+				new TestRoutes(file).handler(), metrics);
+		this.server.start();
+		this.binder = new KhamsinMeterBinder(metrics, TIMER, Duration.ofMillis(100));
+		this.binder.bindTo(this.registry);
+		HttpResponse<String> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.server.port() + "/file")).build(),
+					HttpResponse.BodyHandlers.ofString());
+		assertThat(response.body()).hasSize(100_000);
+		assertThat(this.registry.get("khamsin.egress.file.bodies").tags("path", "sendfile", "reason", "plain-connection")
+			.functionCounter()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("khamsin.egress.file.bodies").tags("path", "userspace", "reason", "tls-in-userspace")
+			.functionCounter()
+			.count()).isZero();
+		assertThat(this.registry.scrape())
+			.contains("khamsin_egress_file_bodies_total{path=\"sendfile\",reason=\"plain-connection\"} 1.0");
 	}
 
 	@Test

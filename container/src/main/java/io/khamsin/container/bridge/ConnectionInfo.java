@@ -8,7 +8,7 @@ import io.khamsin.container.metrics.Protocol;
 
 /**
  * What a connection knows about itself that its exchanges need, in one object: the protocol and scheme, the TLS
- * session, both addresses, and whether file bodies may leave by the kernel. Implemented by the protocol handler of
+ * session, both addresses, and what decides how a file body may leave (framing, TLS in user space). Implemented by the protocol handler of
  * a connection (HTTP/1.1), or shared by the streams of one (HTTP/2, HTTP/3), so that it costs a connection no
  * object of its own; every method is cheap.
  */
@@ -30,10 +30,16 @@ public interface ConnectionInfo {
 	InetSocketAddress localAddress();
 
 	/**
-	 * The egress a file body may take: whether it may leave as a {@code FileRegion} (sendfile, splice), the bytes
-	 * going from the page cache to the socket untouched, or must be read into pooled buffers.
-	 * @return {@code true} if it may leave by the kernel
+	 * Whether the connection frames each stream's body itself (HTTP/2, HTTP/3), so that a file body is read into
+	 * the protocol's frames.
+	 * @return {@code true} for a stream of a multiplexed connection
 	 */
-	boolean zeroCopyFiles();
+	boolean framed();
+
+	/**
+	 * Whether the connection's bytes are encrypted by the JVM (TLS in user space).
+	 * @return {@code true} if they are
+	 */
+	boolean userspaceTls();
 
 }

@@ -40,6 +40,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.khamsin.container.compression.CompressionDecision;
+import io.khamsin.container.egress.EgressCounters;
+import io.khamsin.container.egress.EgressPath;
+import io.khamsin.container.egress.EgressReason;
+import io.khamsin.container.egress.FileEgress;
 import io.khamsin.container.compression.ContentEncoder;
 import io.khamsin.container.compression.ResponseCompression;
 
@@ -47,7 +51,7 @@ import io.khamsin.container.compression.ResponseCompression;
  * A Spring {@code ServerHttpResponse} written to Netty. The headers live in a Netty {@code HttpHeaders} that
  * Spring's view adapts, so nothing is copied at commit. A single-buffer body goes out with its head in one
  * write; a streamed body is chunked and flushed once per batch of parts produced together; a file body goes out
- * by sendfile ({@link DefaultFileRegion}) where the connection allows it.
+ * by the kernel ({@link DefaultFileRegion}) where {@link FileEgress} lets it, counted by reason.
  * <p>
  * Where the server compresses, each response is decided once, before its head is written
  * ({@link ResponseCompression}, {@code server.compression.*}): a single buffer is encoded whole (off the event loop
@@ -75,6 +79,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private final BodyCompression compression;
 
+	private final EgressCounters egress;
+
 	private final io.netty.handler.codec.http.HttpHeaders requestHeaders;
 
 	private final Runnable flushTask = this::flushNow;
@@ -97,30 +103,33 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private KhamsinServerHttpResponse(ProtocolChannel channel, NettyDataBufferFactory bufferFactory,
 			io.netty.handler.codec.http.HttpHeaders nettyHeaders, boolean headRequest, BodyCompression compression,
-			io.netty.handler.codec.http.HttpHeaders requestHeaders) {
+			io.netty.handler.codec.http.HttpHeaders requestHeaders, EgressCounters egress) {
 		super(bufferFactory, new HttpHeaders(new Netty4HeadersAdapter(nettyHeaders)));
 		this.channel = channel;
 		this.eventLoop = channel.channel().eventLoop();
 		this.nettyHeaders = nettyHeaders;
 		this.headRequest = headRequest;
 		this.compression = compression;
+		this.egress = egress;
 		this.requestHeaders = requestHeaders;
 	}
 
-	static KhamsinServerHttpResponse create(ProtocolChannel channel, NettyDataBufferFactory bufferFactory,
-			boolean headRequest) {
-		return create(channel, bufferFactory, headRequest, null, null);
-	}
-
 	/**
+	 * The response of one exchange.
+	 * @param channel the protocol that carries it
+	 * @param bufferFactory the buffers of its connection's allocator
+	 * @param headRequest whether the request is a {@code HEAD}
 	 * @param compression the server's compression, or {@code null} when it does not compress
 	 * @param requestHeaders the request's headers, which compression reads ({@code Accept-Encoding},
 	 * {@code User-Agent})
+	 * @param egress where the way each file body leaves is counted
+	 * @return the response
 	 */
 	public static KhamsinServerHttpResponse create(ProtocolChannel channel, NettyDataBufferFactory bufferFactory,
-			boolean headRequest, BodyCompression compression, io.netty.handler.codec.http.HttpHeaders requestHeaders) {
+			boolean headRequest, BodyCompression compression, io.netty.handler.codec.http.HttpHeaders requestHeaders,
+			EgressCounters egress) {
 		return new KhamsinServerHttpResponse(channel, bufferFactory, HEADERS.newHeaders(), headRequest, compression,
-				requestHeaders);
+				requestHeaders, egress);
 	}
 
 	@Override
@@ -171,7 +180,11 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	@Override
 	public Mono<Void> writeWith(Path file, long position, long count) {
 		return doCommit(() -> Mono.defer(() -> {
-			if (this.channel.connection().zeroCopyFiles()) {
+			ConnectionInfo connection = this.channel.connection();
+			EgressReason egress = FileEgress.choose(connection.framed(), connection.userspaceTls(),
+					this.channel.copiesResponse());
+			this.egress.record(egress);
+			if (egress.path() == EgressPath.SENDFILE) {
 				return onEventLoop(() -> writeFileRegion(file, position, count));
 			}
 			Flux<DataBuffer> chunks = DataBufferUtils.readAsynchronousFileChannel(

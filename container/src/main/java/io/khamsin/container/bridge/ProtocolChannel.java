@@ -49,6 +49,15 @@ public interface ProtocolChannel extends InboundPublisher.ReadControl {
 	}
 
 	/**
+	 * Whether something in front of the protocol copies the response as it is written (the page cache storing it),
+	 * so that a file body must pass through the JVM.
+	 * @return {@code true} if it does
+	 */
+	default boolean copiesResponse() {
+		return false;
+	}
+
+	/**
 	 * How the connection leaves HTTP after a {@code 101}, for a protocol that can switch.
 	 * @return the upgrade, or {@code null} when the protocol can not switch (HTTP/2, HTTP/3)
 	 */

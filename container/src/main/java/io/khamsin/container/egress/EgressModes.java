@@ -5,10 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.khamsin.container.transport.Transport;
-import io.khamsin.container.transport.ListenerInfo;
-import io.khamsin.container.transport.ResolvedTransport;
-
 /**
  * The egress modes of a running server, from what its listeners serve and what the kernel offers: file bodies
  * by the kernel ({@code FileRegion}) on plain connections, kernel TLS ({@code ktls}, which needs the kernel's
@@ -24,29 +20,28 @@ public final class EgressModes {
 
 	/**
 	 * The egress modes of a server.
-	 * @param transport the transport it runs on
-	 * @param listeners its listeners
+	 * @param transport the name of the transport it runs on, e.g. {@code io_uring}
+	 * @param kernelCopy the call by which the transport copies a file to a socket: {@code sendfile} or {@code splice}
+	 * @param plain whether a listener serves plain connections
+	 * @param secure whether a listener serves TLS
 	 * @return one entry per mode
 	 */
-	public static List<EgressMode> of(ResolvedTransport transport, List<ListenerInfo> listeners) {
-		return of(transport, listeners, AVAILABLE_ULPS);
+	public static List<EgressMode> of(String transport, String kernelCopy, boolean plain, boolean secure) {
+		return of(transport, kernelCopy, plain, secure, AVAILABLE_ULPS);
 	}
 
-	static List<EgressMode> of(ResolvedTransport transport, List<ListenerInfo> listeners, Path ulps) {
-		boolean plain = listeners.stream().anyMatch((listener) -> !listener.secure());
-		boolean secure = listeners.stream().anyMatch(ListenerInfo::secure);
-		return List.of(sendfile(transport, plain), kernelTls(secure, ulps),
+	static List<EgressMode> of(String transport, String kernelCopy, boolean plain, boolean secure, Path ulps) {
+		return List.of(sendfile(transport, kernelCopy, plain), kernelTls(secure, ulps),
 				new EgressMode("userspace", true, "pooled buffers, for every connection"));
 	}
 
-	private static EgressMode sendfile(ResolvedTransport transport, boolean plain) {
+	private static EgressMode sendfile(String transport, String kernelCopy, boolean plain) {
 		if (!plain) {
 			return new EgressMode("sendfile", false,
 					"no listener serves plain connections, and the kernel cannot encrypt what it copies without ktls");
 		}
-		String call = (transport.transport() == Transport.IO_URING) ? "splice" : "sendfile";
 		return new EgressMode("sendfile", true, "file bodies on plain connections go from the page cache to the socket "
-				+ "(FileRegion, by " + call + " on " + transport.name() + ")");
+				+ "(FileRegion, by " + kernelCopy + " on " + transport + ")");
 	}
 
 	private static EgressMode kernelTls(boolean secure, Path ulps) {

@@ -1,5 +1,8 @@
 /**
- * How response bodies leave the server: the egress modes a running server's connections can use (file bodies by
- * the kernel on plain connections, kernel TLS, pooled buffers in user space) and why one is not available.
+ * How response bodies leave the server: {@link io.khamsin.container.egress.FileEgress} decides for each file body
+ * whether it goes from the file to the socket by the kernel or through pooled buffers, and why
+ * ({@link io.khamsin.container.egress.EgressReason}), counted in {@link io.khamsin.container.egress.EgressCounters};
+ * {@link io.khamsin.container.egress.EgressModes} says which ways a running server's connections can use. Kernel TLS
+ * joins here.
  */
 package io.khamsin.container.egress;

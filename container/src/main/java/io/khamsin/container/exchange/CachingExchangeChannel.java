@@ -1,6 +1,5 @@
 package io.khamsin.container.exchange;
 
-import java.net.InetSocketAddress;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -22,12 +21,10 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
-import org.springframework.http.server.reactive.SslInfo;
 
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.ProtocolUpgrade;
-import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.cache.CachedHead;
 import io.khamsin.container.cache.Lookup;
@@ -47,8 +44,6 @@ import io.khamsin.container.cache.Ticket;
 public final class CachingExchangeChannel implements ExchangeChannel {
 
 	private final ExchangeChannel delegate;
-
-	private final ConnectionInfo connection;
 
 	private final ChannelFutureListener abandonOnClose = (future) -> abandon();
 
@@ -76,7 +71,6 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 			throw new IllegalArgumentException("delegate must not be null");
 		}
 		this.delegate = delegate;
-		this.connection = new TappedConnection(delegate.connection());
 	}
 
 	/**
@@ -137,7 +131,7 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 
 	@Override
 	public ConnectionInfo connection() {
-		return this.connection;
+		return this.delegate.connection();
 	}
 
 	@Override
@@ -239,6 +233,12 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 		this.delegate.abort(cause);
 	}
 
+	/** A file body the ticket stores is read, so that the ticket sees its bytes. */
+	@Override
+	public boolean copiesResponse() {
+		return capturing() || this.delegate.copiesResponse();
+	}
+
 	@Override
 	public void pauseReading(boolean paused) {
 		this.delegate.pauseReading(paused);
@@ -247,47 +247,6 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 	@Override
 	public void firstRequest() {
 		this.delegate.firstRequest();
-	}
-
-	/** The connection as the bridge sees it through the tap: a file body the ticket stores is read in chunks. */
-	private final class TappedConnection implements ConnectionInfo {
-
-		private final ConnectionInfo connection;
-
-		TappedConnection(ConnectionInfo connection) {
-			this.connection = connection;
-		}
-
-		@Override
-		public Protocol protocol() {
-			return this.connection.protocol();
-		}
-
-		@Override
-		public String scheme() {
-			return this.connection.scheme();
-		}
-
-		@Override
-		public SslInfo sslInfo() {
-			return this.connection.sslInfo();
-		}
-
-		@Override
-		public InetSocketAddress remoteAddress() {
-			return this.connection.remoteAddress();
-		}
-
-		@Override
-		public InetSocketAddress localAddress() {
-			return this.connection.localAddress();
-		}
-
-		@Override
-		public boolean zeroCopyFiles() {
-			return !capturing() && this.connection.zeroCopyFiles();
-		}
-
 	}
 
 }

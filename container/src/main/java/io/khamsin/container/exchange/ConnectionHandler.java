@@ -65,9 +65,15 @@ public abstract class ConnectionHandler extends ChannelInboundHandlerAdapter imp
 		return (address instanceof InetSocketAddress inet) ? inet : null;
 	}
 
+	/** A connection's protocol frames nothing itself unless it says so (HTTP/2). */
 	@Override
-	public boolean zeroCopyFiles() {
-		return this.security.zeroCopyFiles();
+	public boolean framed() {
+		return false;
+	}
+
+	@Override
+	public final boolean userspaceTls() {
+		return this.security.userspaceTls(connectionChannel());
 	}
 
 }

@@ -112,6 +112,12 @@ final class DetachedExchangeChannel implements ExchangeChannel {
 		this.ticket.abandon();
 	}
 
+	/** The render is written nowhere but into the ticket, which must see every byte of it. */
+	@Override
+	public boolean copiesResponse() {
+		return true;
+	}
+
 	@Override
 	public void pauseReading(boolean paused) {
 	}

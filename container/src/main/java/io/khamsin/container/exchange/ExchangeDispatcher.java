@@ -27,6 +27,7 @@ import org.springframework.http.server.reactive.HttpHandler;
 import io.khamsin.container.accesslog.AccessLog;
 import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.compression.CompressionConfig;
+import io.khamsin.container.egress.EgressCounters;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.forwarded.ForwardedConfig;
@@ -68,6 +69,8 @@ public final class ExchangeDispatcher {
 
 	private final BodyCompression compression;
 
+	private final EgressCounters egress;
+
 	private final ForwardedHeaders forwarded;
 
 	private final PageCacheStage pageCache;
@@ -92,6 +95,7 @@ public final class ExchangeDispatcher {
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
 		this.compression = BodyCompression.of(compression);
+		this.egress = context.metrics().egress();
 		this.forwarded = forwarded.enabled() ? new ForwardedHeaders(forwarded) : null;
 		this.pageCache = (pageCache != null && pageCache.config().enabled()) ? new PageCacheStage(this, pageCache)
 				: null;
@@ -234,6 +238,11 @@ public final class ExchangeDispatcher {
 
 	HttpHandler handler() {
 		return this.handler;
+	}
+
+	/** @return where the way each file body leaves is counted */
+	EgressCounters egress() {
+		return this.egress;
 	}
 
 	/** @return the server's response compression, or {@code null} when it does not compress */

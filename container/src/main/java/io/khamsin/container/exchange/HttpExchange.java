@@ -87,7 +87,8 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 		this.body = new InboundPublisher<>(channel, channel.channel().eventLoop(), DataBufferUtils::release);
 		this.request = new KhamsinServerHttpRequest(nettyRequest, uri, origin, channel, this.body, sequence);
 		this.response = KhamsinServerHttpResponse.create(channel, bufferFactory,
-				nettyRequest.method().equals(HttpMethod.HEAD), dispatcher.compression(), nettyRequest.headers());
+				nettyRequest.method().equals(HttpMethod.HEAD), dispatcher.compression(), nettyRequest.headers(),
+				dispatcher.egress());
 	}
 
 	/**

@@ -251,9 +251,9 @@ final class Http2ServerConnection extends ConnectionHandler implements Runnable 
 	}
 
 	@Override
-	public boolean zeroCopyFiles() {
+	public boolean framed() {
 		// A file body leaves in DATA frames, read into pooled buffers.
-		return false;
+		return true;
 	}
 
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.netty.util.concurrent.EventExecutor;
 import org.HdrHistogram.Histogram;
 
+import io.khamsin.container.egress.EgressCounters;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.tls.TlsFigures;
 
@@ -26,6 +27,8 @@ public final class KhamsinMetrics {
 	private final RouteTable routes;
 
 	private final GuardCounters guards = new GuardCounters();
+
+	private final EgressCounters egress = new EgressCounters();
 
 	private final TlsFigures tls = TlsFigures.create();
 
@@ -99,6 +102,11 @@ public final class KhamsinMetrics {
 	/** @return the counts of each guard */
 	public GuardCounters guards() {
 		return this.guards;
+	}
+
+	/** @return how many file bodies left by each way, and why */
+	public EgressCounters egress() {
+		return this.egress;
 	}
 
 	/** @return the handshakes of the TLS listeners: full, resumed and failed by reason */

@@ -7,8 +7,9 @@ import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
  * What a TLS listener's connections give their exchanges: {@code https}, the connection's TLS session as Spring's
- * {@link SslInfo} (read when a request asks for it), and file bodies read into buffers, since Netty's
- * {@code SslHandler} cannot encrypt a {@code FileRegion} (kernel TLS will let them go by the kernel). One instance
+ * {@link SslInfo} (read when a request asks for it), and bytes encrypted by the JVM: Netty's
+ * {@code SslHandler} cannot encrypt a {@code FileRegion}, so file bodies are read into buffers (kernel TLS will let
+ * them go by the kernel). One instance
  * for every connection.
  */
 final class TlsConnectionSecurity implements ConnectionSecurity {
@@ -31,8 +32,8 @@ final class TlsConnectionSecurity implements ConnectionSecurity {
 	}
 
 	@Override
-	public boolean zeroCopyFiles() {
-		return false;
+	public boolean userspaceTls(Channel channel) {
+		return true;
 	}
 
 	@Override

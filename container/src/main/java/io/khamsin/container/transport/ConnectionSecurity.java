@@ -10,7 +10,7 @@ import org.springframework.http.server.reactive.SslInfo;
  */
 public interface ConnectionSecurity {
 
-	/** A plain TCP connection: {@code http}, no TLS session, and file bodies that may go by the kernel. */
+	/** A plain TCP connection: {@code http}, no TLS session, nothing encrypted. */
 	ConnectionSecurity PLAIN = new ConnectionSecurity() {
 
 		@Override
@@ -24,8 +24,8 @@ public interface ConnectionSecurity {
 		}
 
 		@Override
-		public boolean zeroCopyFiles() {
-			return true;
+		public boolean userspaceTls(Channel channel) {
+			return false;
 		}
 
 		@Override
@@ -49,10 +49,11 @@ public interface ConnectionSecurity {
 	SslInfo sslInfo(Channel channel);
 
 	/**
-	 * Whether a file body may leave as a {@code FileRegion} (sendfile, splice): the bytes go to the socket as they
-	 * are in the file, which TLS allows only once the kernel encrypts them.
-	 * @return {@code true} if it may
+	 * Whether the connection's bytes are encrypted by the JVM, so that a file body must pass through it and cannot
+	 * go from the file to the socket by the kernel.
+	 * @param channel the connection
+	 * @return {@code true} for TLS in user space
 	 */
-	boolean zeroCopyFiles();
+	boolean userspaceTls(Channel channel);
 
 }

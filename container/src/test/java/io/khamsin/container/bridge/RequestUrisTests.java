@@ -76,8 +76,13 @@ class RequestUrisTests {
 			}
 
 			@Override
-			public boolean zeroCopyFiles() {
-				return true;
+			public boolean framed() {
+				return false;
+			}
+
+			@Override
+			public boolean userspaceTls() {
+				return false;
 			}
 
 		};

@@ -1,0 +1,34 @@
+package io.khamsin.container.egress;
+
+/**
+ * The one place that decides how a file body leaves, from what its connection and its response are: a body the
+ * page cache stores is read, since the cache must copy it; a stream of a multiplexed connection is read into the
+ * protocol's frames; TLS encrypted by the JVM needs the bytes in the JVM; anything else, a plain HTTP/1.1
+ * connection, goes from the file to the socket by the kernel. Kernel TLS joins here as one more row.
+ */
+public final class FileEgress {
+
+	private FileEgress() {
+	}
+
+	/**
+	 * How a file body leaves, and why.
+	 * @param framed whether the connection frames each stream's body itself (HTTP/2, HTTP/3)
+	 * @param userspaceTls whether the connection's bytes are encrypted by the JVM
+	 * @param storedByCache whether the page cache copies the response as it is written
+	 * @return the reason, which names the path
+	 */
+	public static EgressReason choose(boolean framed, boolean userspaceTls, boolean storedByCache) {
+		if (storedByCache) {
+			return EgressReason.PAGE_CACHE_COPY;
+		}
+		if (framed) {
+			return EgressReason.PROTOCOL_FRAMES;
+		}
+		if (userspaceTls) {
+			return EgressReason.TLS_IN_USERSPACE;
+		}
+		return EgressReason.PLAIN_CONNECTION;
+	}
+
+}

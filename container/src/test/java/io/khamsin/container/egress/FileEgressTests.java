@@ -1,0 +1,133 @@
+package io.khamsin.container.egress;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.http.ZeroCopyHttpOutputMessage;
+import org.springframework.http.server.reactive.HttpHandler;
+
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.cache.DefaultPageCache;
+import io.khamsin.container.cache.PageCacheConfig;
+import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.test.CommandLine;
+import io.khamsin.container.tls.DevelopmentCertificate;
+import io.khamsin.container.tls.TlsConfig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A file written through {@link ZeroCopyHttpOutputMessage}, downloaded by curl over each kind of connection: the
+ * body arrives whole, and the server counts the way it left and why, once per response.
+ */
+class FileEgressTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private static final int SIZE = 3 * 1024 * 1024 + 17;
+
+	@TempDir
+	static Path dir;
+
+	private static Path file;
+
+	private static String digest;
+
+	private KhamsinServer server;
+
+	private DefaultPageCache cache;
+
+	@BeforeAll
+	static void writeFile() throws Exception {
+		byte[] content = new byte[SIZE];
+		new Random(7).nextBytes(content);
+		file = Files.write(dir.resolve("download.bin"), content);
+		digest = sha256(file);
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.server != null) {
+			this.server.stop();
+		}
+		if (this.cache != null) {
+			this.cache.close();
+		}
+	}
+
+	@Test
+	void aPlainHttp1FileLeavesByTheKernel() throws Exception {
+		start(UnaryOperator.identity());
+		assertThat(download("http", "--http1.1")).isEqualTo(digest);
+		assertThat(counts()).containsEntry(EgressReason.PLAIN_CONNECTION, 1L)
+			.containsEntry(EgressReason.TLS_IN_USERSPACE, 0L);
+	}
+
+	@Test
+	void aFileOverTlsIsEncryptedByTheJvm() throws Exception {
+		start((config) -> config.tls(TlsConfig.builder(DevelopmentCertificate.create().material()).build()));
+		assertThat(download("https", "--http1.1")).isEqualTo(digest);
+		assertThat(counts()).containsEntry(EgressReason.TLS_IN_USERSPACE, 1L)
+			.containsEntry(EgressReason.PLAIN_CONNECTION, 0L);
+	}
+
+	@Test
+	void aFileOnAnHttp2StreamLeavesInDataFrames() throws Exception {
+		start((config) -> config.http2(Http2Config.builder().enabled(true).build()));
+		assertThat(download("http", "--http2-prior-knowledge")).isEqualTo(digest);
+		assertThat(counts()).containsEntry(EgressReason.PROTOCOL_FRAMES, 1L)
+			.containsEntry(EgressReason.PLAIN_CONNECTION, 0L);
+	}
+
+	@Test
+	void aFileThePageCacheStoresPassesThroughTheJvmOnceAndIsAHitAfterwards() throws Exception {
+		this.cache = DefaultPageCache.builder(PageCacheConfig.builder().enabled(true).admissionThreshold(1).maxObjectSize(8 * 1024 * 1024)
+			.maxSize(32 * 1024 * 1024).build()).build();
+		start((config) -> config.pageCache(this.cache));
+		assertThat(download("http", "--http1.1")).isEqualTo(digest);
+		assertThat(download("http", "--http1.1")).as("the second download, a hit").isEqualTo(digest);
+		assertThat(counts()).containsEntry(EgressReason.PAGE_CACHE_COPY, 1L)
+			.containsEntry(EgressReason.PLAIN_CONNECTION, 0L);
+	}
+
+	private void start(UnaryOperator<KhamsinServerConfig.Builder> settings) {
+		HttpHandler handler = (request, response) -> {
+			response.getHeaders().set("Cache-Control", "max-age=60");
+			return ((ZeroCopyHttpOutputMessage) response).writeWith(file, 0, SIZE);
+		};
+		this.server = KhamsinServer.create(settings.apply(KhamsinServerConfig.builder().reactors(1)).build(), handler);
+		this.server.start();
+	}
+
+	private Map<EgressReason, Long> counts() {
+		return this.server.metrics().egress().snapshot();
+	}
+
+	private String download(String scheme, String protocol) throws Exception {
+		CommandLine.assumeInstalled("curl", "curl");
+		Path out = Files.createTempFile(dir, "out", ".bin");
+		List<String> command = new ArrayList<>(List.of("curl", "-sS", "-k", protocol, "-o", out.toString(),
+				scheme + "://127.0.0.1:" + this.server.port() + "/download.bin"));
+		CommandLine.Result result = CommandLine.run(null, WAIT, command);
+		assertThat(result.exitCode()).as("curl exit code, output: %s", result.output()).isZero();
+		return sha256(out);
+	}
+
+	private static String sha256(Path path) throws Exception {
+		return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(path)));
+	}
+
+}
