@@ -3,6 +3,8 @@ package io.khamsin.container.cache;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiConsumer;
 
+import io.khamsin.container.compression.ContentCoding;
+
 /**
  * The head of an answer the page cache gives, in no protocol's form: the status and the stored header fields of one
  * representation of an entry (with {@code Content-Encoding}, {@code Vary} and {@code Content-Length}), or those of

@@ -9,6 +9,8 @@ import java.util.function.BiConsumer;
 
 import io.netty.buffer.ByteBuf;
 
+import io.khamsin.container.compression.ContentCoding;
+
 /**
  * One stored response: status, headers, the body in pooled direct memory, and the compressed variants made since.
  * The entry counts its own references: the local tier holds one, and every writer takes one for as long as it

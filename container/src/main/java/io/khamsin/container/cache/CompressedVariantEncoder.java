@@ -6,6 +6,7 @@ import java.util.List;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
+import io.khamsin.container.compression.ContentCoding;
 import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.compression.ContentEncoder;
 import io.khamsin.container.compression.ResponseCompression;
@@ -19,27 +20,21 @@ public final class CompressedVariantEncoder implements VariantEncoder {
 
 	private final ResponseCompression compression;
 
-	private final io.khamsin.container.compression.ContentCoding coding;
+	private final ContentCoding coding;
 
-	private final ContentCoding variant;
-
-	private CompressedVariantEncoder(CompressionConfig config, io.khamsin.container.compression.ContentCoding coding,
-			ContentCoding variant) {
+	private CompressedVariantEncoder(CompressionConfig config, ContentCoding coding) {
 		this.compression = new ResponseCompression(config);
 		this.coding = coding;
-		this.variant = variant;
 	}
 
 	/** @return a Brotli encoder at the compression package's default quality */
 	public static CompressedVariantEncoder brotli() {
-		return new CompressedVariantEncoder(CompressionConfig.disabled(),
-				io.khamsin.container.compression.ContentCoding.BR, ContentCoding.BR);
+		return new CompressedVariantEncoder(CompressionConfig.disabled(), ContentCoding.BR);
 	}
 
 	/** @return a Zstandard encoder at the compression package's default level */
 	public static CompressedVariantEncoder zstd() {
-		return new CompressedVariantEncoder(CompressionConfig.disabled(),
-				io.khamsin.container.compression.ContentCoding.ZSTD, ContentCoding.ZSTD);
+		return new CompressedVariantEncoder(CompressionConfig.disabled(), ContentCoding.ZSTD);
 	}
 
 	/**
@@ -49,10 +44,10 @@ public final class CompressedVariantEncoder implements VariantEncoder {
 	 */
 	public static List<VariantEncoder> available() {
 		List<VariantEncoder> encoders = new ArrayList<>(3);
-		if (io.khamsin.container.compression.ContentCoding.ZSTD.isAvailable()) {
+		if (ContentCoding.ZSTD.isAvailable()) {
 			encoders.add(zstd());
 		}
-		if (io.khamsin.container.compression.ContentCoding.BR.isAvailable()) {
+		if (ContentCoding.BR.isAvailable()) {
 			encoders.add(brotli());
 		}
 		encoders.add(new GzipVariantEncoder());
@@ -61,7 +56,7 @@ public final class CompressedVariantEncoder implements VariantEncoder {
 
 	@Override
 	public ContentCoding coding() {
-		return this.variant;
+		return this.coding;
 	}
 
 	@Override

@@ -7,6 +7,8 @@ import java.util.zip.Deflater;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
+import io.khamsin.container.compression.ContentCoding;
+
 /**
  * gzip variants (RFC 1952) with the JDK's {@link Deflater}, reading the body from direct memory and writing the
  * result into direct memory, with no heap copy of either.

@@ -2,6 +2,8 @@ package io.khamsin.container.cache;
 
 import io.netty.buffer.ByteBuf;
 
+import io.khamsin.container.compression.ContentCoding;
+
 /**
  * One coding of an entry's body, with the head that goes before it ({@link CachedHead}), which each protocol
  * encodes the first time it serves it. The body belongs to the entry, which releases it.

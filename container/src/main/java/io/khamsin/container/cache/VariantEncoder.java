@@ -5,6 +5,8 @@ import java.io.IOException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
+import io.khamsin.container.compression.ContentCoding;
+
 /**
  * Makes a compressed variant of an entry's body, once, for every later client that accepts its coding. The page
  * cache calls it on the event loop for small bodies and on its variant executor for large ones, one call per entry

@@ -9,9 +9,12 @@ import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.compression.AcceptEncoding;
+import io.khamsin.container.compression.ContentCoding;
+
 /**
- * The compressed variants of entries whose codings the cache manages: which representation a request gets (the best
- * coding its {@code Accept-Encoding} allows among the encoders, else identity), and the making of a variant the first
+ * The compressed variants of entries whose codings the cache manages: which representation a request gets (the coding its
+ * {@code Accept-Encoding} gets among the encoders' by the rule a fresh response is compressed by, else identity), and the making of a variant the first
  * time one is asked for, at once on the loop for a small body, off it for a large one (whose first clients get the
  * identity body meanwhile). A variant no smaller than its identity body is not kept.
  */
@@ -20,6 +23,8 @@ final class Variants {
 	private static final Logger logger = LoggerFactory.getLogger(DefaultPageCache.class);
 
 	private final List<VariantEncoder> encoders;
+
+	private final List<ContentCoding> codings;
 
 	private final Executor executor;
 
@@ -34,6 +39,7 @@ final class Variants {
 	Variants(List<VariantEncoder> encoders, Executor executor, ByteBufAllocator alloc, int offLoopSize,
 			CacheCounters counters, LocalTier local) {
 		this.encoders = List.copyOf(encoders);
+		this.codings = this.encoders.stream().map(VariantEncoder::coding).toList();
 		this.executor = executor;
 		this.alloc = alloc;
 		this.offLoopSize = offLoopSize;
@@ -53,10 +59,12 @@ final class Variants {
 		if (!entry.managesCodings() || this.encoders.isEmpty() || identity == null) {
 			return identity;
 		}
-		VariantEncoder encoder = AcceptEncoding.choose(request.header("accept-encoding"), this.encoders);
-		if (encoder == null) {
+		// The rule a fresh response is compressed by, so that a hit and a render never answer one client differently.
+		ContentCoding coding = AcceptEncoding.negotiate(request.headers("accept-encoding"), this.codings);
+		if (coding == null) {
 			return identity;
 		}
+		VariantEncoder encoder = this.encoders.get(this.codings.indexOf(coding));
 		Representation variant = entry.representation(encoder.coding());
 		if (variant != null || head || !entry.claimVariant(encoder.coding())) {
 			return (variant != null) ? variant : identity;

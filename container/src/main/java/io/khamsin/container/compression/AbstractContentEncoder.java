@@ -40,6 +40,7 @@ abstract class AbstractContentEncoder implements ContentEncoder {
 			case GZIP -> new GzipContentEncoder(allocator, config.gzipLevel());
 			case BR -> new BrotliContentEncoder(allocator, config.brotliQuality());
 			case ZSTD -> new ZstdContentEncoder(allocator, config.zstdLevel());
+			case IDENTITY -> throw new IllegalArgumentException("identity is no coding to encode with");
 		};
 	}
 

@@ -19,7 +19,7 @@ import java.util.List;
  * The header is parsed in place, with no allocation: a request's {@code Accept-Encoding} is parsed on every
  * response that could be compressed.
  */
-final class AcceptEncoding {
+public final class AcceptEncoding {
 
 	private static final int UNSET = -1;
 
@@ -27,12 +27,12 @@ final class AcceptEncoding {
 	}
 
 	/**
-	 * The coding to answer with.
+	 * The coding to answer with: the same rule for a fresh response and for a page-cache hit.
 	 * @param values the {@code Accept-Encoding} header values of the request (several lines are one list)
-	 * @param offered the codings the server offers, most preferred first
+	 * @param offered the codings offered, most preferred first; never {@link ContentCoding#IDENTITY}
 	 * @return the coding, or {@code null} for identity
 	 */
-	static ContentCoding negotiate(List<String> values, List<ContentCoding> offered) {
+	public static ContentCoding negotiate(List<String> values, List<ContentCoding> offered) {
 		if (values.isEmpty()) {
 			return null;
 		}

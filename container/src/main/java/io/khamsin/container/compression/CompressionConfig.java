@@ -74,7 +74,8 @@ public record CompressionConfig(boolean enabled, List<String> mimeTypes, long mi
 		if (minResponseSize < 0) {
 			throw new IllegalArgumentException("minResponseSize must not be negative, was " + minResponseSize);
 		}
-		if (codings.isEmpty() || EnumSet.copyOf(codings).size() != codings.size()) {
+		if (codings.isEmpty() || codings.contains(ContentCoding.IDENTITY)
+				|| EnumSet.copyOf(codings).size() != codings.size()) {
 			throw new IllegalArgumentException("codings must name each of zstd, br, gzip at most once and at least "
 					+ "one of them, was " + codings);
 		}

@@ -8,11 +8,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A content coding that khamsin can apply to a response body (RFC 9110 section 8.4.1). gzip is the JDK's and
- * always available; br and zstd need the native libraries of brotli4j and zstd-jni, and are offered only where
- * those load.
+ * The content codings a response body may be in (RFC 9110 section 8.4.1), for the compression of fresh responses and
+ * the page cache's variants alike: {@link #IDENTITY}, the body as the application wrote it, and the three khamsin
+ * can apply. gzip is the JDK's and always available; br and zstd need the native libraries of brotli4j and
+ * zstd-jni, and are offered only where those load.
  */
 public enum ContentCoding {
+
+	/** The body as the application wrote it: no coding applied. Never offered as a compression. */
+	IDENTITY("identity"),
 
 	/** Zstandard (RFC 8878), through zstd-jni. */
 	ZSTD("zstd"),
@@ -60,7 +64,7 @@ public enum ContentCoding {
 			switch (this) {
 				case ZSTD -> Native.load();
 				case BR -> Brotli4jLoader.ensureAvailability();
-				case GZIP -> {
+				case GZIP, IDENTITY -> {
 				}
 			}
 			return true;
@@ -75,7 +79,7 @@ public enum ContentCoding {
 	}
 
 	/**
-	 * The coding of a token, ignoring case; {@code x-gzip} is gzip (RFC 9110 section 8.4.1.3).
+	 * The compression of a token, ignoring case; {@code x-gzip} is gzip (RFC 9110 section 8.4.1.3).
 	 * @param token a content coding token
 	 * @return the coding
 	 * @throws IllegalArgumentException if khamsin has no encoder for the token
@@ -83,7 +87,7 @@ public enum ContentCoding {
 	public static ContentCoding of(String token) {
 		String name = token.trim().toLowerCase(Locale.ROOT);
 		for (ContentCoding coding : values()) {
-			if (coding.token.equals(name)) {
+			if (coding != IDENTITY && coding.token.equals(name)) {
 				return coding;
 			}
 		}

@@ -51,7 +51,7 @@ public final class ResponseCompression {
 				this.uncompressed.put(reason, new CompressionDecision(reason, null, config));
 			}
 		}
-		for (ContentCoding coding : ContentCoding.values()) {
+		for (ContentCoding coding : config.codings()) {
 			this.compressed.put(coding, new CompressionDecision(Reason.COMPRESSED, coding, config));
 		}
 	}

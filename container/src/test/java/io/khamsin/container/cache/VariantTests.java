@@ -4,11 +4,16 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 import io.netty.buffer.ByteBufUtil;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+
+import io.khamsin.container.compression.AcceptEncoding;
+import io.khamsin.container.compression.ContentCoding;
 
 import static io.khamsin.container.cache.CacheFixture.config;
 import static io.khamsin.container.cache.CacheFixture.get;
@@ -100,6 +105,25 @@ class VariantTests {
 		assertThat(((Lookup.Hit) png).representation().coding()).isEqualTo(ContentCoding.IDENTITY);
 		CacheFixture.release(png);
 		assertThat(this.cache.figures().variants()).isZero();
+	}
+
+	@Test
+	void aHitIsCodedAsAFreshResponseToTheSameClientWouldBe() {
+		List<VariantEncoder> encoders = List.of(CompressedVariantEncoder.brotli(), new GzipVariantEncoder());
+		Assumptions.assumeTrue(ContentCoding.BR.isAvailable(), "brotli4j's native library does not load here");
+		this.cache = this.fixture.builder(config().build()).encoders(encoders).build();
+		this.fixture.render(this.fixture.lookup(this.cache, get("/page/2")), 200, page(4096), "Cache-Control",
+				"max-age=60", "Content-Type", "text/html");
+		List<ContentCoding> offered = List.of(ContentCoding.BR, ContentCoding.GZIP);
+		for (String acceptEncoding : List.of("gzip;q=1, br;q=0.5", "br, gzip", "gzip", "*;q=0.1, gzip;q=0.2",
+				"br;q=0, gzip", "identity;q=1, gzip;q=0.5", "deflate")) {
+			ContentCoding fresh = AcceptEncoding.negotiate(List.of(acceptEncoding), offered);
+			Lookup.Hit hit = (Lookup.Hit) this.fixture.lookup(this.cache,
+					get("/page/2", "Accept-Encoding", acceptEncoding));
+			assertThat(hit.representation().coding()).as(acceptEncoding)
+				.isEqualTo((fresh != null) ? fresh : ContentCoding.IDENTITY);
+			hit.release();
+		}
 	}
 
 }

@@ -87,7 +87,7 @@ class CurlCompressionTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(ContentCoding.class)
+	@EnumSource(value = ContentCoding.class, mode = EnumSource.Mode.EXCLUDE, names = "IDENTITY")
 	void curlDecodesAWholeBodyToTheIdentityBody(ContentCoding coding) throws Exception {
 		assumeCurlDecodes(coding);
 		Response response = curl("/json", "--compressed", "-H", "Accept-Encoding: " + coding.token());
@@ -98,7 +98,7 @@ class CurlCompressionTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(ContentCoding.class)
+	@EnumSource(value = ContentCoding.class, mode = EnumSource.Mode.EXCLUDE, names = "IDENTITY")
 	void curlDecodesAWholeBodyAndAStreamOverTls(ContentCoding coding) throws Exception {
 		assumeCurlDecodes(coding);
 		start(tls);
@@ -114,7 +114,7 @@ class CurlCompressionTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(ContentCoding.class)
+	@EnumSource(value = ContentCoding.class, mode = EnumSource.Mode.EXCLUDE, names = "IDENTITY")
 	void curlDecodesAStreamedBodyToTheIdentityBody(ContentCoding coding) throws Exception {
 		assumeCurlDecodes(coding);
 		Response response = curl("/stream", "--compressed", "-H", "Accept-Encoding: " + coding.token());
@@ -125,7 +125,7 @@ class CurlCompressionTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(ContentCoding.class)
+	@EnumSource(value = ContentCoding.class, mode = EnumSource.Mode.EXCLUDE, names = "IDENTITY")
 	void curlDecodesABodyCompressedOffTheEventLoop(ContentCoding coding) throws Exception {
 		assumeCurlDecodes(coding);
 		Response response = curl("/large", "--compressed", "-H", "Accept-Encoding: " + coding.token());
@@ -178,7 +178,7 @@ class CurlCompressionTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(ContentCoding.class)
+	@EnumSource(value = ContentCoding.class, mode = EnumSource.Mode.EXCLUDE, names = "IDENTITY")
 	void serverSentEventsArriveOneByOne(ContentCoding coding) throws Exception {
 		assumeCurlDecodes(coding);
 		eventsArriveOneByOne(coding);
@@ -302,6 +302,7 @@ class CurlCompressionTests {
 			case GZIP -> CurlFeatures.VERSION.contains("libz");
 			case BR -> CurlFeatures.VERSION.contains("brotli");
 			case ZSTD -> CurlFeatures.VERSION.contains("zstd");
+			case IDENTITY -> true;
 		};
 		if (!decodes) {
 			System.out.println("The installed curl does not decode " + coding.token() + ": skipped");

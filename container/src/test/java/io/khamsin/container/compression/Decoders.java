@@ -34,6 +34,7 @@ final class Decoders {
 			case GZIP -> new GZIPInputStream(new ByteArrayInputStream(coded));
 			case BR -> new BrotliInputStream(new ByteArrayInputStream(coded));
 			case ZSTD -> new ZstdInputStream(new ByteArrayInputStream(coded));
+			case IDENTITY -> new ByteArrayInputStream(coded);
 		}) {
 			return in.readAllBytes();
 		}
@@ -47,6 +48,7 @@ final class Decoders {
 			case GZIP -> new IncrementalGzip();
 			case BR -> new IncrementalBrotli();
 			case ZSTD -> new IncrementalZstd();
+			case IDENTITY -> throw new IllegalArgumentException("identity needs no decoder");
 		};
 	}
 
