@@ -3,26 +3,24 @@ package io.khamsin.container.http1;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.EventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.guard.Guard;
-import io.khamsin.container.metrics.ReactorMetrics;
-import io.khamsin.container.transport.ConnectionSecurity;
+import io.khamsin.container.guard.GuardCounters;
 
 /**
- * The timeouts of one HTTP/1.1 connection, as the base of its {@link Http1ServerHandler}: idle between requests
- * ({@code khamsin.idle-timeout}), the rest of a request head once its first bytes arrived
- * ({@code khamsin.header-read-timeout}), and a stall in a request body ({@code khamsin.body-read-timeout}). An
- * expired timeout is counted as its {@link Guard}; the handler answers the request it cut short.
+ * The timeouts of one HTTP/1.1 connection: idle between requests ({@code khamsin.idle-timeout}), the rest of a
+ * request head once its first bytes arrived ({@code khamsin.header-read-timeout}), and a stall in a request body
+ * ({@code khamsin.body-read-timeout}). An expired timeout is counted as its {@link Guard} and handed to the
+ * connection ({@link Expiry}), which answers the request it cut short.
  * <p>
- * The handler is its own timer task, so that timing a connection costs no object of its own. One task at a time is
- * scheduled, and it never sleeps longer than the shortest timeout: a deadline that moves (every request moves one)
- * is only written to a field, and no task is cancelled until the connection closes.
+ * One task at a time is scheduled, and it never sleeps longer than the shortest timeout: a deadline that moves
+ * (every request moves one) is only written to a field, and no task is cancelled until the connection closes.
  */
-abstract class ConnectionTimer extends Http1Connection implements Runnable {
+final class ConnectionTimer implements Runnable {
 
 	// The category of the connection's handler: the one to turn on to follow what happens to a connection.
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
@@ -31,63 +29,41 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 		NONE, IDLE, HEAD, BODY
 	}
 
+	private final Limits limits;
+
+	private final Expiry connection;
+
+	private final EventExecutor executor;
+
 	private Timeout timeout = Timeout.NONE;
 
 	private long deadline;
 
-	private final long checkIntervalNanos;
-
 	private ScheduledFuture<?> timerFuture;
 
-	ConnectionTimer(ServerContext context, ConnectionSecurity security, ReactorMetrics reactor) {
-		super(context, security, reactor);
-		this.checkIntervalNanos = Math.min(this.settings.idleTimeout().toNanos(),
-				Math.min(this.settings.headerReadTimeout().toNanos(), this.settings.bodyReadTimeout().toNanos()));
+	ConnectionTimer(Limits limits, Expiry connection, EventExecutor executor) {
+		this.limits = limits;
+		this.connection = connection;
+		this.executor = executor;
 	}
-
-	@Override
-	public void channelActive(ChannelHandlerContext ctx) {
-		timeIdle();
-		ctx.fireChannelActive();
-	}
-
-	/**
-	 * The head of a request timed out: answer 408 and close.
-	 */
-	abstract void headTimedOut();
-
-	/**
-	 * Whether the application has paused the request body: then the application is slow to read, not the client
-	 * to send, and the body timeout waits for it.
-	 * @return {@code true} if the body is paused
-	 */
-	abstract boolean isBodyPaused();
-
-	/**
-	 * The body of a request timed out: fail the exchange, or close.
-	 */
-	abstract void bodyTimedOut();
 
 	/** Time the wait for the next request. */
-	final void timeIdle() {
-		arm(Timeout.IDLE, this.settings.idleTimeout().toNanos());
+	void timeIdle() {
+		arm(Timeout.IDLE, this.limits.idleNanos);
 	}
 
 	/** Time the rest of a request head. */
-	final void timeHead() {
-		arm(Timeout.HEAD, this.settings.headerReadTimeout().toNanos());
+	void timeHead() {
+		arm(Timeout.HEAD, this.limits.headNanos);
 	}
 
 	/** Time the request body, from now. */
-	final void timeBody() {
-		arm(Timeout.BODY, this.settings.bodyReadTimeout().toNanos());
+	void timeBody() {
+		arm(Timeout.BODY, this.limits.bodyNanos);
 	}
 
-	/**
-	 * Whether the rest of a request head is being timed.
-	 * @return {@code true} if it is
-	 */
-	final boolean isTimingHead() {
+	/** @return whether the rest of a request head is being timed */
+	boolean isTimingHead() {
 		return this.timeout == Timeout.HEAD;
 	}
 
@@ -95,7 +71,7 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 	 * Part of the request body arrived: its timeout starts again, if it is being timed.
 	 * @param last whether it was the end of the body, which stops the timeout
 	 */
-	final void bodyReceived(boolean last) {
+	void bodyReceived(boolean last) {
 		if (this.timeout != Timeout.BODY) {
 			return;
 		}
@@ -103,17 +79,17 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 			disarm();
 		}
 		else {
-			this.deadline = System.nanoTime() + this.settings.bodyReadTimeout().toNanos();
+			this.deadline = System.nanoTime() + this.limits.bodyNanos;
 		}
 	}
 
 	/** Time nothing until the next {@code time...} call. */
-	final void disarm() {
+	void disarm() {
 		this.timeout = Timeout.NONE;
 	}
 
 	/** The connection closed: cancel the task. */
-	final void cancelTimer() {
+	void cancel() {
 		this.timeout = Timeout.NONE;
 		if (this.timerFuture != null) {
 			this.timerFuture.cancel(false);
@@ -124,21 +100,21 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 	private void arm(Timeout timeout, long timeoutNanos) {
 		this.timeout = timeout;
 		this.deadline = System.nanoTime() + timeoutNanos;
-		if (this.timerFuture == null && !this.closed) {
+		if (this.timerFuture == null && !this.connection.isClosed()) {
 			schedule(timeoutNanos);
 		}
 	}
 
 	private void schedule(long delayNanos) {
-		this.timerFuture = this.ctx.executor().schedule(this, Math.min(delayNanos, this.checkIntervalNanos),
+		this.timerFuture = this.executor.schedule(this, Math.min(delayNanos, this.limits.checkIntervalNanos),
 				TimeUnit.NANOSECONDS);
 	}
 
 	/** The connection's timer fired. */
 	@Override
-	public final void run() {
+	public void run() {
 		this.timerFuture = null;
-		if (this.timeout == Timeout.NONE || this.closed) {
+		if (this.timeout == Timeout.NONE || this.connection.isClosed()) {
 			return;
 		}
 		long left = this.deadline - System.nanoTime();
@@ -148,28 +124,83 @@ abstract class ConnectionTimer extends Http1Connection implements Runnable {
 		}
 		switch (this.timeout) {
 			case IDLE -> {
-				this.context.guards().increment(Guard.IDLE_TIMEOUT);
-				this.ctx.close();
+				this.limits.guards.increment(Guard.IDLE_TIMEOUT);
+				this.connection.idleTimedOut();
 			}
 			case HEAD -> {
-				this.context.guards().increment(Guard.HEADER_READ_TIMEOUT);
+				this.limits.guards.increment(Guard.HEADER_READ_TIMEOUT);
 				logger.debug("Request head not received within khamsin.header-read-timeout ({}): 408",
-						this.settings.headerReadTimeout());
-				headTimedOut();
+						this.limits.settings.headerReadTimeout());
+				this.connection.headTimedOut();
 			}
 			case BODY -> {
-				if (isBodyPaused()) {
+				if (this.connection.isBodyPaused()) {
 					timeBody();
 					return;
 				}
-				this.context.guards().increment(Guard.BODY_READ_TIMEOUT);
+				this.limits.guards.increment(Guard.BODY_READ_TIMEOUT);
 				logger.debug("Request body stalled for khamsin.body-read-timeout ({}): 408",
-						this.settings.bodyReadTimeout());
-				bodyTimedOut();
+						this.limits.settings.bodyReadTimeout());
+				this.connection.bodyTimedOut();
 			}
 			default -> {
 			}
 		}
+	}
+
+	/**
+	 * What a timer asks of its connection. Every method is called on the connection's event loop.
+	 */
+	interface Expiry {
+
+		/** @return whether the connection closed, after which nothing is timed */
+		boolean isClosed();
+
+		/** No request began within the idle timeout: close. */
+		void idleTimedOut();
+
+		/** The head of a request timed out: answer 408 and close. */
+		void headTimedOut();
+
+		/**
+		 * Whether the application paused the request body: then the application is slow to read, not the client to
+		 * send, and the body timeout waits for it.
+		 * @return {@code true} if the body is paused
+		 */
+		boolean isBodyPaused();
+
+		/** The body of a request timed out: fail the exchange, or close. */
+		void bodyTimedOut();
+
+	}
+
+	/**
+	 * The timeouts of every connection of a server, in nanoseconds, and where their expiries are counted. Made once
+	 * per server.
+	 */
+	static final class Limits {
+
+		final HttpSettings settings;
+
+		final GuardCounters guards;
+
+		final long idleNanos;
+
+		final long headNanos;
+
+		final long bodyNanos;
+
+		final long checkIntervalNanos;
+
+		Limits(HttpSettings settings, GuardCounters guards) {
+			this.settings = settings;
+			this.guards = guards;
+			this.idleNanos = settings.idleTimeout().toNanos();
+			this.headNanos = settings.headerReadTimeout().toNanos();
+			this.bodyNanos = settings.bodyReadTimeout().toNanos();
+			this.checkIntervalNanos = Math.min(this.idleNanos, Math.min(this.headNanos, this.bodyNanos));
+		}
+
 	}
 
 }

@@ -11,7 +11,6 @@ import io.netty.util.concurrent.EventExecutor;
 import io.khamsin.container.engine.DateHeader;
 import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.engine.ServerContext;
-import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.transport.ConnectionSecurity;
 import io.khamsin.container.transport.ProtocolInitializer;
 
@@ -41,6 +40,8 @@ public final class Http1Initializer implements ProtocolInitializer {
 
 	private final HttpDecoderConfig decoderConfig;
 
+	private final ConnectionTimer.Limits timeouts;
+
 	private final Map<EventExecutor, CodecPool> codecs = new ConcurrentHashMap<>();
 
 	/**
@@ -54,6 +55,7 @@ public final class Http1Initializer implements ProtocolInitializer {
 		this.fixedResponses = Http1FixedResponses.encode(dispatcher.fixedResponses());
 		this.decoderConfig = new HttpDecoderConfig().setMaxInitialLineLength(context.settings().maxInitialLineLength())
 			.setMaxHeaderSize(context.settings().maxHeaderSize());
+		this.timeouts = new ConnectionTimer.Limits(context.settings(), context.guards());
 	}
 
 	/**
@@ -61,7 +63,8 @@ public final class Http1Initializer implements ProtocolInitializer {
 	 */
 	public static void preload() {
 		ClassLoader loader = Http1Initializer.class.getClassLoader();
-		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, Http1ServerCodec.class, ServerResponses.class,
+		for (Class<?> type : new Class<?>[] { Http1ServerHandler.class, ConnectionTimer.class, PipelinedRequests.class,
+				Http1ServerCodec.class, ServerResponses.class,
 				Http1FixedResponses.class, DateHeader.class, HttpDecoderConfig.class, CodecPool.class }) {
 			try {
 				Class.forName(type.getName(), true, loader);
@@ -82,9 +85,8 @@ public final class Http1Initializer implements ProtocolInitializer {
 	public void initialize(Channel channel, ConnectionSecurity security) {
 		CodecPool codecs = this.codecs.computeIfAbsent(channel.eventLoop(),
 				(loop) -> new CodecPool(this.decoderConfig));
-		ReactorMetrics reactor = this.context.metrics().reactor(channel.eventLoop());
-		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.dispatcher, this.fixedResponses,
-				security, reactor);
+		Http1ServerHandler handler = new Http1ServerHandler(this.context, this.timeouts, this.dispatcher,
+				this.fixedResponses, security, channel);
 		Http1ServerCodec codec = new Http1ServerCodec(codecs, handler);
 		handler.codec(codec);
 		channel.pipeline().addLast(CODEC, codec).addLast(HANDLER, handler);

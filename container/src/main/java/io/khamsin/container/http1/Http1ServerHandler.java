@@ -3,6 +3,7 @@ package io.khamsin.container.http1;
 import java.io.IOException;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -21,7 +22,12 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.engine.DateHeader;
+import io.khamsin.container.engine.HttpSettings;
+import io.khamsin.container.exchange.ConnectionHandler;
+import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.exchange.ExchangeChannel;
 import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.fixed.FixedResponseTable;
@@ -37,23 +43,43 @@ import io.khamsin.container.transport.ConnectionSecurity;
  * and answered in order, keep-alive, {@code Expect: 100-continue} answered when the handler first asks for the
  * body, the connection's guards (idle, head and body timeouts, the size of a head), and graceful draining. Each
  * decoded request head goes to the {@link ExchangeDispatcher}, the exchange stage shared by every protocol, which
- * answers it, refuses it or makes its exchange; this handler carries the exchange ({@link ExchangeChannel}). What
- * the connection is to its exchanges is {@link Http1Connection}, its timeouts are those of {@link ConnectionTimer}
- * and the queue of pipelined requests that of {@link PipelinedRequests}, its bases; the responses it writes itself
- * are {@link ServerResponses} and {@link Http1FixedResponses}.
+ * answers it, refuses it or makes its exchange; this handler carries the exchange ({@link ExchangeChannel}) and is
+ * what the connection is to it ({@link ConnectionHandler}). It is made of parts of its own: its timeouts
+ * ({@link ConnectionTimer}), the queue of pipelined requests ({@link PipelinedRequests}), the way out of HTTP after
+ * a {@code 101} ({@link Http1Upgrade}), and the responses it writes itself ({@link ServerResponses},
+ * {@link Http1FixedResponses}, {@link Http1HitWriter}).
  * <p>
  * Responses written while a read batch is being processed are flushed once when the batch ends.
  */
-final class Http1ServerHandler extends PipelinedRequests implements ExchangeChannel, Http1ServerCodec.Listener {
+final class Http1ServerHandler extends ConnectionHandler
+		implements ExchangeChannel, Http1ServerCodec.Listener, ConnectionTimer.Expiry, PipelinedRequests.Receiver {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
 
 	/** Unread request bytes that are read and dropped to keep a connection alive; more closes it. */
 	private static final long DISCARD_LIMIT = 64 * 1024;
 
+	private final ServerContext context;
+
+	private final HttpSettings settings;
+
+	private final ReactorMetrics reactor;
+
 	private final ExchangeDispatcher dispatcher;
 
 	private final Http1FixedResponses fixedResponses;
+
+	private final ConnectionTimer timer;
+
+	private final PipelinedRequests pipelined;
+
+	private Http1ServerCodec codec;
+
+	private ChannelHandlerContext ctx;
+
+	private ChannelHandlerContext encoderCtx;
+
+	private boolean closed;
 
 	private HttpExchange exchange;
 
@@ -91,29 +117,97 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 
 	private boolean flushPending;
 
-	Http1ServerHandler(ServerContext context, ExchangeDispatcher dispatcher, Http1FixedResponses fixedResponses,
-			ConnectionSecurity security, ReactorMetrics reactor) {
-		super(context, security, reactor);
+	Http1ServerHandler(ServerContext context, ConnectionTimer.Limits timeouts, ExchangeDispatcher dispatcher,
+			Http1FixedResponses fixedResponses, ConnectionSecurity security, Channel channel) {
+		super(security);
+		this.context = context;
+		this.settings = context.settings();
+		this.reactor = context.metrics().reactor(channel.eventLoop());
 		this.dispatcher = dispatcher;
 		this.fixedResponses = fixedResponses;
+		this.timer = new ConnectionTimer(timeouts, this, channel.eventLoop());
+		this.pipelined = new PipelinedRequests(this, channel);
+	}
+
+	/**
+	 * Set the codec in front of the handler, before the handler joins the pipeline.
+	 * @param codec the codec
+	 */
+	void codec(Http1ServerCodec codec) {
+		this.codec = codec;
+	}
+
+	@Override
+	public void handlerAdded(ChannelHandlerContext ctx) {
+		this.ctx = ctx;
+		this.encoderCtx = ctx.pipeline().context(this.codec);
+	}
+
+	@Override
+	public void channelActive(ChannelHandlerContext ctx) {
+		this.timer.timeIdle();
+		ctx.fireChannelActive();
+	}
+
+	@Override
+	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+		if (cause instanceof IOException) {
+			logger.debug("Closing connection {}: {}", ctx.channel(), cause.toString());
+		}
+		else {
+			logger.warn("Closing connection {} after an unexpected error", ctx.channel(), cause);
+		}
+		ctx.close();
 	}
 
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
 		this.closed = true;
-		cancelTimer();
+		this.timer.cancel();
 		HttpExchange exchange = this.exchange;
 		this.exchange = null;
 		if (exchange != null) {
 			exchange.cancel();
 		}
-		releasePending();
+		this.pipelined.releasePending();
 		ctx.fireChannelInactive();
 	}
 
 	@Override
 	public void handlerRemoved(ChannelHandlerContext ctx) {
-		releasePending();
+		this.pipelined.releasePending();
+	}
+
+	// What the connection is to its exchanges
+
+	@Override
+	public Channel channel() {
+		return this.ctx.channel();
+	}
+
+	@Override
+	protected Channel connectionChannel() {
+		return this.ctx.channel();
+	}
+
+	@Override
+	public Protocol protocol() {
+		return Protocol.H1;
+	}
+
+	@Override
+	public ConnectionInfo connection() {
+		return this;
+	}
+
+	@Override
+	public ReactorMetrics reactor() {
+		return this.reactor;
+	}
+
+	@Override
+	public ProtocolUpgrade upgrade() {
+		return new Http1Upgrade(this.ctx.pipeline(), this.codec);
 	}
 
 	// Inbound
@@ -126,6 +220,11 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			}
 			this.receivingHead = true;
 		}
+	}
+
+	@Override
+	public void bytesRead(int bytes) {
+		this.reactor.bytesReceived(bytes);
 	}
 
 	@Override
@@ -144,7 +243,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			this.inRequest = true;
 			this.receivingHead = false;
 			if (this.dispatcher.timed()) {
-				headDecoded(this.headStart);
+				this.pipelined.headDecoded(this.headStart);
 			}
 		}
 		if (msg instanceof LastHttpContent) {
@@ -152,10 +251,10 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		}
 		if (this.discarding) {
 			discard(msg);
-			processPending();
+			this.pipelined.processPending();
 		}
-		else if (mustWait()) {
-			enqueue(msg);
+		else if (this.pipelined.mustWait()) {
+			this.pipelined.enqueue(msg);
 		}
 		else {
 			dispatch(msg);
@@ -165,9 +264,9 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	@Override
 	public void channelReadComplete(ChannelHandlerContext ctx) {
 		this.inRead = false;
-		if (this.receivingHead && this.exchange == null && !this.discarding && !isTimingHead()) {
+		if (this.receivingHead && this.exchange == null && !this.discarding && !this.timer.isTimingHead()) {
 			// Part of a request head arrived and the rest did not come with it: time the rest.
-			timeHead();
+			this.timer.timeHead();
 		}
 		if (this.flushPending) {
 			this.flushPending = false;
@@ -177,12 +276,12 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	}
 
 	@Override
-	boolean isAnswering() {
+	public boolean isAnswering() {
 		return this.exchange != null && this.requestEnded;
 	}
 
 	@Override
-	void handOver(Object msg) {
+	public void handOver(Object msg) {
 		if (this.discarding) {
 			discard(msg);
 		}
@@ -208,7 +307,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	}
 
 	private void onRequest(HttpRequest request) {
-		long start = this.dispatcher.timed() ? takeStart() : 0;
+		long start = this.dispatcher.timed() ? this.pipelined.takeStart() : 0;
 		if (request.decoderResult().isFailure()) {
 			// The decoder's stand-in for a head it could not read names no request of the client's.
 			refuseHead(ServerResponses.refuseMalformed(request.decoderResult().cause(), this.context.guards()), null,
@@ -235,10 +334,10 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		this.continueExpected = HttpUtil.is100ContinueExpected(request);
 		this.exchange = exchange;
 		if (this.contentLength != 0 || this.chunked) {
-			timeBody();
+			this.timer.timeBody();
 		}
 		else {
-			disarm();
+			this.timer.disarm();
 		}
 		exchange.start();
 	}
@@ -254,7 +353,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		if (last) {
 			this.requestEnded = true;
 		}
-		bodyReceived(last);
+		this.timer.bodyReceived(last);
 		HttpResponseStatus refusal = exchange.onContent(content);
 		if (refusal != null) {
 			failExchange(exchange, refusal, new IOException("Request body exceeds the limit of "
@@ -402,8 +501,8 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		// Nothing more is read: what the decoder still makes of the bytes (or of the close, for a head cut short)
 		// would be refused a second time on the same connection.
 		this.closed = true;
-		disarm();
-		releasePending();
+		this.timer.disarm();
+		this.pipelined.releasePending();
 		ChannelFuture write = this.ctx.writeAndFlush(ServerResponses.error(status, this.settings.serverHeader()));
 		write.addListener(ChannelFutureListener.CLOSE);
 		return write;
@@ -411,7 +510,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 
 	@Override
 	public void pauseReading(boolean paused) {
-		updateAutoRead();
+		this.pipelined.updateAutoRead();
 	}
 
 	@Override
@@ -440,7 +539,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			if (exchange != null) {
 				exchange.discardBody();
 			}
-			releasePending();
+			this.pipelined.releasePending();
 			return;
 		}
 		if (!this.requestEnded) {
@@ -450,9 +549,9 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			this.discarding = true;
 			this.discardFrom = this.bodyBytes;
 			if (this.contentLength > 0 || this.chunked) {
-				timeBody();
+				this.timer.timeBody();
 			}
-			updateAutoRead();
+			this.pipelined.updateAutoRead();
 			return;
 		}
 		afterExchange();
@@ -466,12 +565,12 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 			return;
 		}
 		if (this.receivingHead) {
-			timeHead();
+			this.timer.timeHead();
 		}
 		else {
-			timeIdle();
+			this.timer.timeIdle();
 		}
-		processPending();
+		this.pipelined.processPending();
 	}
 
 	@Override
@@ -485,7 +584,7 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 		// Nothing more is read; the close waits for what was written: on io_uring writes are still in flight after a
 		// flush, and a close now would drop the parts the client has not received yet.
 		this.closed = true;
-		releasePending();
+		this.pipelined.releasePending();
 		this.flushPending = false;
 		this.encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
 	}
@@ -511,17 +610,27 @@ final class Http1ServerHandler extends PipelinedRequests implements ExchangeChan
 	// Timeouts
 
 	@Override
-	void headTimedOut() {
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	@Override
+	public void idleTimedOut() {
+		this.ctx.close();
+	}
+
+	@Override
+	public void headTimedOut() {
 		refuseHead(HttpResponseStatus.REQUEST_TIMEOUT, null, this.headStart);
 	}
 
 	@Override
-	boolean isBodyPaused() {
+	public boolean isBodyPaused() {
 		return this.exchange != null && this.exchange.isBodyPaused();
 	}
 
 	@Override
-	void bodyTimedOut() {
+	public void bodyTimedOut() {
 		HttpExchange exchange = this.exchange;
 		if (exchange == null) {
 			this.ctx.close();

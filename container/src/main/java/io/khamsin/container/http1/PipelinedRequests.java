@@ -2,23 +2,24 @@ package io.khamsin.container.http1;
 
 import java.util.ArrayDeque;
 
+import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
 
-import io.khamsin.container.engine.ServerContext;
-import io.khamsin.container.metrics.ReactorMetrics;
-import io.khamsin.container.transport.ConnectionSecurity;
-
 /**
- * The requests a client pipelined behind the one being answered, as the base of an {@link Http1ServerHandler}: what
- * the decoder hands over while the connection answers a request that has fully arrived waits here, in order, and is
- * handed over again once that answer is complete. Reading stops while anything waits, or while the application has
- * paused the request body, so that a client cannot queue more than one read's worth.
+ * The requests a client pipelined behind the one being answered: what the decoder hands over while the connection
+ * answers a request that has fully arrived waits here, in order, and is handed over again once that answer is
+ * complete. Reading stops while anything waits, or while the application has paused the request body, so that a
+ * client cannot queue more than one read's worth.
  * <p>
  * It also keeps when each of those requests' heads began to arrive, the start of its clock: HTTP/1.1 answers in
  * arrival order, so the oldest start not yet taken is in a field and those behind it in a ring. The queue and the
  * ring are created when a client first pipelines, so that a connection that never does holds neither.
  */
-abstract class PipelinedRequests extends ConnectionTimer {
+final class PipelinedRequests {
+
+	private final Receiver connection;
+
+	private final Channel channel;
 
 	private ArrayDeque<Object> pending;
 
@@ -32,35 +33,24 @@ abstract class PipelinedRequests extends ConnectionTimer {
 
 	private LongRing laterStarts;
 
-	PipelinedRequests(ServerContext context, ConnectionSecurity security, ReactorMetrics reactor) {
-		super(context, security, reactor);
+	PipelinedRequests(Receiver connection, Channel channel) {
+		this.connection = connection;
+		this.channel = channel;
 	}
-
-	/**
-	 * Whether the connection is answering a request that has fully arrived: then what arrives next waits.
-	 * @return {@code true} if it is
-	 */
-	abstract boolean isAnswering();
-
-	/**
-	 * Take a decoded message that waited, or that did not have to.
-	 * @param msg the message, which the handler releases
-	 */
-	abstract void handOver(Object msg);
 
 	/**
 	 * Whether a decoded message must wait: the connection is answering, or others wait before it.
 	 * @return {@code true} if it must
 	 */
-	final boolean mustWait() {
-		return isAnswering() || (this.pending != null && !this.pending.isEmpty());
+	boolean mustWait() {
+		return this.connection.isAnswering() || (this.pending != null && !this.pending.isEmpty());
 	}
 
 	/**
 	 * Keep a decoded message until the answer in progress is complete, and stop reading meanwhile.
 	 * @param msg the message
 	 */
-	final void enqueue(Object msg) {
+	void enqueue(Object msg) {
 		if (this.pending == null) {
 			this.pending = new ArrayDeque<>(4);
 		}
@@ -72,7 +62,7 @@ abstract class PipelinedRequests extends ConnectionTimer {
 	 * A request head was decoded: keep when it began to arrive until the request is served.
 	 * @param startNanos {@link System#nanoTime()} at its first byte
 	 */
-	final void headDecoded(long startNanos) {
+	void headDecoded(long startNanos) {
 		if (!this.hasOldestStart && (this.laterStarts == null || this.laterStarts.isEmpty())) {
 			this.oldestStart = startNanos;
 			this.hasOldestStart = true;
@@ -89,7 +79,7 @@ abstract class PipelinedRequests extends ConnectionTimer {
 	 * The oldest request decoded and not yet served is being served now.
 	 * @return when its head began to arrive, or now if none was kept
 	 */
-	final long takeStart() {
+	long takeStart() {
 		if (this.hasOldestStart) {
 			this.hasOldestStart = false;
 			return this.oldestStart;
@@ -103,15 +93,16 @@ abstract class PipelinedRequests extends ConnectionTimer {
 	/**
 	 * Hand over what waited, in order, until the connection closes or answers again; read again if nothing is left.
 	 */
-	final void processPending() {
+	void processPending() {
 		if (this.processingPending) {
 			return;
 		}
 		this.processingPending = true;
 		try {
 			Object msg;
-			while (!this.closed && this.pending != null && !isAnswering() && (msg = this.pending.poll()) != null) {
-				handOver(msg);
+			while (!this.connection.isClosed() && this.pending != null && !this.connection.isAnswering()
+					&& (msg = this.pending.poll()) != null) {
+				this.connection.handOver(msg);
 			}
 		}
 		finally {
@@ -123,7 +114,7 @@ abstract class PipelinedRequests extends ConnectionTimer {
 	/**
 	 * Release what waited: the connection will not answer it.
 	 */
-	final void releasePending() {
+	void releasePending() {
 		if (this.pending != null) {
 			Object msg;
 			while ((msg = this.pending.poll()) != null) {
@@ -135,12 +126,34 @@ abstract class PipelinedRequests extends ConnectionTimer {
 	/**
 	 * Read while nothing waits and the request body is not paused; stop reading otherwise.
 	 */
-	final void updateAutoRead() {
-		boolean pause = (this.pending != null && !this.pending.isEmpty()) || isBodyPaused();
-		if (pause != this.autoReadPaused && !this.closed) {
+	void updateAutoRead() {
+		boolean pause = (this.pending != null && !this.pending.isEmpty()) || this.connection.isBodyPaused();
+		if (pause != this.autoReadPaused && !this.connection.isClosed()) {
 			this.autoReadPaused = pause;
-			this.ctx.channel().config().setAutoRead(!pause);
+			this.channel.config().setAutoRead(!pause);
 		}
+	}
+
+	/**
+	 * What the queue asks of its connection. Every method is called on the connection's event loop.
+	 */
+	interface Receiver {
+
+		/** @return whether the connection is answering a request that has fully arrived: what arrives next waits */
+		boolean isAnswering();
+
+		/**
+		 * Take a decoded message that waited.
+		 * @param msg the message, which the connection releases
+		 */
+		void handOver(Object msg);
+
+		/** @return whether the connection closed, after which nothing more is handed over */
+		boolean isClosed();
+
+		/** @return whether the application paused the request body, which stops reading too */
+		boolean isBodyPaused();
+
 	}
 
 	/**
