@@ -1,7 +1,8 @@
 /**
  * The reactors, their listeners and the first steps of a connection: which I/O transport runs (io_uring, epoll or
- * NIO) and why; how a listener is bound ({@link io.khamsin.container.transport.TcpListener}: one {@code SO_REUSEPORT}
- * socket per reactor, or one shared socket; a QUIC listener joins as another
+ * NIO, {@link io.khamsin.container.transport.Transport}) and why; how a listener is bound
+ * ({@link io.khamsin.container.transport.TcpListener}: one {@code SO_REUSEPORT} socket per reactor, or one shared
+ * socket, {@link io.khamsin.container.transport.ListenerMode}; a QUIC listener joins as another
  * {@link io.khamsin.container.transport.Listener}); and what every accepted connection goes through
  * ({@link io.khamsin.container.transport.ConnectionInitializer}: admission, its counts, the byte counter) before its
  * listener's {@link io.khamsin.container.transport.ProtocolSelector} hands it to a protocol's
