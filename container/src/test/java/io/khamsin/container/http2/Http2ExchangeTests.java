@@ -43,8 +43,12 @@ class Http2ExchangeTests {
 	private KhamsinServer server;
 
 	private KhamsinServer start(KhamsinServerConfig.Builder config) {
+		return start(config, new TestRoutes(Path.of("missing")));
+	}
+
+	private KhamsinServer start(KhamsinServerConfig.Builder config, TestRoutes routes) {
 		this.server = KhamsinServer.create(config.reactors(1).http2(Http2Config.builder().enabled(true).build()).build(),
-				new TestRoutes(Path.of("missing")).handler());
+				routes.handler());
 		this.server.start();
 		return this.server;
 	}
@@ -58,11 +62,16 @@ class Http2ExchangeTests {
 
 	@Test
 	void serverSentEventsArriveAsTheyAreSentNotAtTheEnd() throws Exception {
-		start(KhamsinServerConfig.builder());
+		TestRoutes routes = new TestRoutes(Path.of("missing"));
+		start(KhamsinServerConfig.builder(), routes);
 		try (H2cClient client = H2cClient.connect(this.server.port())) {
-			H2cClient.Stream sse = client.send("GET", "/sse", null);
-			await().atMost(TIMEOUT).until(() -> sse.bytesReceived() > 0);
+			H2cClient.Stream sse = client.send("GET", "/sse-on-demand", null);
+			routes.events.tryEmitNext("event-0");
+			await().atMost(TIMEOUT).until(() -> sse.bytesReceived() >= "data:event-0\n\n".length());
 			assertThat(sse.response()).as("the stream is still open after its first event").isNotDone();
+			routes.events.tryEmitNext("event-1");
+			routes.events.tryEmitNext("event-2");
+			routes.events.tryEmitComplete();
 			H2cClient.Response response = sse.response().get(30, TimeUnit.SECONDS);
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.headers().get(HttpHeaderNames.CONTENT_TYPE).toString()).startsWith("text/event-stream");

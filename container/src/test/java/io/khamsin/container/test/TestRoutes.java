@@ -24,6 +24,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ResponseStatusException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import static org.springframework.web.reactive.function.server.RequestPredicates.GET;
 import static org.springframework.web.reactive.function.server.RequestPredicates.HEAD;
@@ -36,6 +37,9 @@ public final class TestRoutes {
 
 	/** Released to let {@code /slow} answer. */
 	public final CountDownLatch slowGate = new CountDownLatch(1);
+
+	/** The events of {@code /sse-on-demand}: each is sent when the test emits it, and the stream ends when it completes. */
+	public final Sinks.Many<String> events = Sinks.many().unicast().onBackpressureBuffer();
 
 	private final Path file;
 
@@ -62,6 +66,8 @@ public final class TestRoutes {
 			})
 			.GET("/sse", (request) -> ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)
 				.body(Flux.interval(Duration.ofMillis(50)).take(3).map((i) -> "event-" + i), String.class))
+			.GET("/sse-on-demand", (request) -> ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)
+				.body(this.events.asFlux(), String.class))
 			.GET("/boom", (request) -> Mono.error(new IllegalStateException("boom")))
 			.GET("/status", (request) -> Mono.error(new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT)))
 			.GET("/boom-after-commit", (request) -> ServerResponse.ok().contentType(MediaType.TEXT_PLAIN)
