@@ -14,15 +14,15 @@ import org.springframework.boot.web.server.reactive.ReactiveWebServerFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.util.Assert;
 
-import io.khamsin.container.KhamsinServer;
-import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.transport.KhamsinServerCustomizer;
-import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.boot.compression.CompressionConfigMapper;
 import io.khamsin.boot.tls.BootTlsConfig;
 import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.boot.tls.SslBundleReloader;
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.transport.KhamsinServerCustomizer;
 
 /**
  * {@link ReactiveWebServerFactory} that creates {@link KhamsinWebServer}s. The factory holds what Boot's contract

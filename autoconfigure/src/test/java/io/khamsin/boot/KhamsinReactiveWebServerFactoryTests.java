@@ -22,13 +22,13 @@ import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.util.unit.DataSize;
 
 import io.khamsin.boot.tls.KhamsinTlsProperties;
-import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.compression.CompressionConfig;
+import io.khamsin.container.fixed.FixedResponse;
+import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.transport.KhamsinServerCustomizer;
 import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.Transport;
-import io.khamsin.container.compression.CompressionConfig;
-import io.khamsin.container.http2.Http2Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -17,11 +17,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
-import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.egress.EgressMode;
 import io.khamsin.container.egress.EgressModes;
 import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.engine.ShutdownResult;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1Initializer;
 import io.khamsin.container.http2.CleartextSelector;
@@ -36,15 +37,14 @@ import io.khamsin.container.tls.TlsProtocolSelector;
 import io.khamsin.container.transport.ConnectionInitializer;
 import io.khamsin.container.transport.Listener;
 import io.khamsin.container.transport.ListenerInfo;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.PortInUseException;
 import io.khamsin.container.transport.ProtocolInitializer;
 import io.khamsin.container.transport.ProtocolSelector;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.TcpListener;
 import io.khamsin.container.transport.Transport;
 import io.khamsin.container.transport.TransportResolver;
-import io.khamsin.container.transport.ListenerMode;
-import io.khamsin.container.transport.PortInUseException;
-import io.khamsin.container.engine.ShutdownResult;
 
 /**
  * A khamsin server: serves a Spring {@link HttpHandler} over HTTP/1.1, and HTTP/2 when it is on, on Netty, in

@@ -8,16 +8,16 @@ import java.util.List;
 import java.util.Set;
 
 import io.khamsin.container.accesslog.AccessLogConfig;
+import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.engine.HttpSettings;
-import io.khamsin.container.forwarded.ForwardedConfig;
-import io.khamsin.container.tls.TlsConfig;
-import io.khamsin.container.http2.Http2Config;
-import io.khamsin.container.cache.DefaultPageCache;
-import io.khamsin.container.transport.Transport;
-import io.khamsin.container.transport.ListenerMode;
-import io.khamsin.container.transport.KhamsinServerCustomizer;
 import io.khamsin.container.fixed.FixedResponse;
+import io.khamsin.container.forwarded.ForwardedConfig;
+import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.transport.KhamsinServerCustomizer;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.Transport;
 
 /**
  * The immutable configuration of a {@link KhamsinServer}. Every option has its default written next to it in

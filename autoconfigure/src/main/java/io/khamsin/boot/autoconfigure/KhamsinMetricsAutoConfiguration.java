@@ -14,9 +14,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.server.WebFilter;
 
-import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.bridge.RouteObservationHandler;
 import io.khamsin.container.bridge.RouteWebFilter;
+import io.khamsin.container.metrics.KhamsinMetrics;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of khamsin's figures: the {@link KhamsinMetrics} that the

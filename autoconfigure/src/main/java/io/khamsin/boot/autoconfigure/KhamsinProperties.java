@@ -9,8 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
-import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.Transport;
 

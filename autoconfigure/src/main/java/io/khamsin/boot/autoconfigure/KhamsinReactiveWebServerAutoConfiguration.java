@@ -21,8 +21,8 @@ import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.forwarded.KhamsinForwardedProperties;
 import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.container.KhamsinServer;
-import io.khamsin.container.transport.KhamsinServerCustomizer;
 import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.transport.KhamsinServerCustomizer;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for khamsin as the reactive web server. Ordered before

@@ -14,10 +14,10 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
-import io.khamsin.container.metrics.KhamsinMetrics;
-import io.khamsin.container.metrics.MetricsConfig;
 import io.khamsin.container.bridge.RouteObservationHandler;
 import io.khamsin.container.bridge.RouteWebFilter;
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.MetricsConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -11,11 +11,11 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
-import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.fixed.FixedResponse;
+import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.Transport;
-import io.khamsin.container.http2.Http2Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

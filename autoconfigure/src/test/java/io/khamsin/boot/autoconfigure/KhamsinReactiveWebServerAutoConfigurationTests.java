@@ -24,15 +24,15 @@ import org.springframework.http.server.reactive.HttpHandler;
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.transport.KhamsinServerCustomizer;
-import io.khamsin.container.transport.ListenerMode;
-import io.khamsin.container.transport.Transport;
 import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.forwarded.ForwardedConfig;
+import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.tls.TlsClientAuth;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsProvider;
-import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.transport.KhamsinServerCustomizer;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.Transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

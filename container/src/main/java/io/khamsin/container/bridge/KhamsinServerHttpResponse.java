@@ -40,12 +40,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.khamsin.container.compression.CompressionDecision;
+import io.khamsin.container.compression.ContentEncoder;
+import io.khamsin.container.compression.ResponseCompression;
 import io.khamsin.container.egress.EgressCounters;
 import io.khamsin.container.egress.EgressPath;
 import io.khamsin.container.egress.EgressReason;
 import io.khamsin.container.egress.FileEgress;
-import io.khamsin.container.compression.ContentEncoder;
-import io.khamsin.container.compression.ResponseCompression;
 
 /**
  * A Spring {@code ServerHttpResponse} written to Netty. The headers live in a Netty {@code HttpHeaders} that

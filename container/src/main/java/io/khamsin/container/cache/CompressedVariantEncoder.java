@@ -6,8 +6,8 @@ import java.util.List;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
-import io.khamsin.container.compression.ContentCoding;
 import io.khamsin.container.compression.CompressionConfig;
+import io.khamsin.container.compression.ContentCoding;
 import io.khamsin.container.compression.ContentEncoder;
 import io.khamsin.container.compression.ResponseCompression;
 

@@ -7,7 +7,6 @@ import java.util.Map;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaders;
 
-
 /**
  * The page cache's tap on one render's response, handed out with a {@link Lookup.Miss}: it sees the head and the
  * body as the application's response writes them (the exchange stage's tap feeds it from the bridge's write

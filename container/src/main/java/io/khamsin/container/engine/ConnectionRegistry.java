@@ -13,7 +13,6 @@ import java.util.function.Consumer;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.EventExecutor;
 
-
 /**
  * The open connections of one server: admits a new connection while fewer than the configured maximum are
  * open, counts those refused, and tells a graceful shutdown when the last connection has closed. Each reactor's

@@ -4,9 +4,9 @@ package io.khamsin.container.exchange;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelPromise;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.FileRegion;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -21,14 +21,13 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
-
 import io.khamsin.container.bridge.ConnectionInfo;
-import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.ProtocolUpgrade;
-import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.cache.CachedHead;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.cache.Ticket;
+import io.khamsin.container.fixed.FixedResponseTable;
+import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
  * The page cache's tap on the bridge's response write path: an {@link ExchangeChannel} in front of the protocol's

@@ -7,8 +7,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.springframework.http.server.reactive.SslInfo;
 
-import io.khamsin.container.transport.ConnectionSecurity;
 import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
  * A protocol's handler of a connection that is also its {@link ConnectionInfo}: what the transport established

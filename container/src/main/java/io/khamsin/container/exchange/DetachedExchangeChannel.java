@@ -10,11 +10,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.ReferenceCountUtil;
 
 import io.khamsin.container.bridge.ConnectionInfo;
-import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.bridge.ProtocolUpgrade;
-import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.cache.Ticket;
+import io.khamsin.container.fixed.FixedResponseTable;
+import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
  * The exchange channel of a background render: every message is shown to the ticket and released, and the render

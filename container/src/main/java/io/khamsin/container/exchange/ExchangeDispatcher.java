@@ -25,21 +25,21 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.accesslog.AccessLog;
+import io.khamsin.container.bridge.BodyCompression;
+import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.bridge.RequestUris;
 import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.egress.EgressCounters;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.fixed.FixedResponse;
+import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.forwarded.ForwardedHeaders;
 import io.khamsin.container.forwarded.RequestOrigin;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.RequestPath;
 import io.khamsin.container.metrics.Route;
-import io.khamsin.container.fixed.FixedResponseTable;
-import io.khamsin.container.bridge.BodyCompression;
-import io.khamsin.container.bridge.ConnectionInfo;
-import io.khamsin.container.bridge.RequestUris;
 
 /**
  * The exchange stage, one for every protocol: what happens to a request head once its protocol has decoded it. In

@@ -21,12 +21,12 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import reactor.core.CoreSubscriber;
 
-import io.khamsin.container.forwarded.RequestOrigin;
-import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.InboundPublisher;
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.bridge.KhamsinServerHttpResponse;
+import io.khamsin.container.forwarded.RequestOrigin;
+import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
  * One request and its response, from the decoded request head to the last byte of the answer, carried by an

@@ -8,7 +8,6 @@ import java.util.Map;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 
-
 /**
  * The configured {@link FixedResponse}s, prepared once when the server starts: looked up by path for every
  * protocol, each protocol encoding every entry once in its own form (HTTP/1.1 bytes, HTTP/2 header blocks) and

@@ -9,8 +9,8 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.util.concurrent.EventExecutor;
 
 import io.khamsin.container.engine.DateHeader;
-import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.transport.ConnectionSecurity;
 import io.khamsin.container.transport.ProtocolInitializer;
 

@@ -24,17 +24,17 @@ import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.ProtocolUpgrade;
+import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.DateHeader;
+import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.engine.HttpSettings;
+import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.exchange.ConnectionHandler;
-import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.exchange.ExchangeChannel;
 import io.khamsin.container.exchange.ExchangeDispatcher;
-import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.exchange.HttpExchange;
-import io.khamsin.container.cache.Lookup;
-import io.khamsin.container.engine.DrainEvent;
-import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.fixed.FixedResponseTable;
+import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.transport.ConnectionSecurity;
 

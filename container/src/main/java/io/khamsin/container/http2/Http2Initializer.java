@@ -11,8 +11,8 @@ import io.netty.handler.codec.http2.InboundHttpToHttp2Adapter;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 
 import io.khamsin.container.engine.HttpSettings;
-import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.transport.ConnectionSecurity;
 import io.khamsin.container.transport.ProtocolInitializer;

@@ -17,10 +17,10 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.khamsin.container.engine.HttpSettings;
-import io.khamsin.container.exchange.ConnectionHandler;
 import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.engine.DrainEvent;
+import io.khamsin.container.engine.HttpSettings;
+import io.khamsin.container.exchange.ConnectionHandler;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.Protocol;

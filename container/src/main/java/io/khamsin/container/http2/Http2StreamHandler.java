@@ -41,13 +41,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.bridge.ProtocolUpgrade;
+import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.DateHeader;
 import io.khamsin.container.exchange.ExchangeChannel;
 import io.khamsin.container.exchange.ExchangeDispatcher;
-import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.exchange.HttpExchange;
-import io.khamsin.container.bridge.ProtocolUpgrade;
-import io.khamsin.container.cache.Lookup;
+import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.ReactorMetrics;
 

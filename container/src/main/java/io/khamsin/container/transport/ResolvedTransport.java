@@ -3,7 +3,6 @@ package io.khamsin.container.transport;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 
-
 /**
  * The transport a server really runs on, with the reason a better one was not taken.
  *

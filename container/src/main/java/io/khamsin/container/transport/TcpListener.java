@@ -24,7 +24,6 @@ import io.netty.channel.unix.UnixChannelOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-
 /**
  * A TCP listener on a server's reactors: with {@link ListenerMode#REUSEPORT}, one {@code SO_REUSEPORT} socket per
  * reactor, so that the kernel spreads new connections (io_uring and epoll; NIO falls back to one shared socket, and

@@ -9,7 +9,6 @@ import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 
-
 /**
  * Resolves a configured {@link Transport} to the one this machine can run. {@link Transport#AUTO} takes
  * io_uring, else epoll, else NIO, and keeps the reason each better one was skipped; an explicit choice that is

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.test.TestRoutes;
 

@@ -1,16 +1,16 @@
 package io.khamsin.container.cache;
 
-import java.util.Date;
 import java.nio.charset.StandardCharsets;
+import java.util.Date;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.netty.handler.codec.DateFormatter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -132,6 +132,19 @@ public final class CacheFixture implements AutoCloseable {
 		else if (lookup instanceof Lookup.Miss miss) {
 			miss.ticket().abandon();
 		}
+	}
+
+	/**
+	 * A new cache with every default holding one fresh page, as a user's application would have rendered it.
+	 * @param path the page's path
+	 * @param body its body
+	 * @return the cache, which the caller closes
+	 */
+	public DefaultPageCache cacheWithPage(String path, String body) {
+		DefaultPageCache cache = builder(config().build()).build();
+		render(lookup(cache, get(path)), 200, body, "Cache-Control", "max-age=60", "Content-Type", "text/plain", "ETag",
+				"\"v1\"", "Connection", "keep-alive", "Server", "khamsin");
+		return cache;
 	}
 
 	/**

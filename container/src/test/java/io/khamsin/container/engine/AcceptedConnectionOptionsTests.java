@@ -18,8 +18,8 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.transport.Transport;
 import io.khamsin.container.test.TestRoutes;
+import io.khamsin.container.transport.Transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

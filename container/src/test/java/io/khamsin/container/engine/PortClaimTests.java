@@ -11,9 +11,9 @@ import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.test.TestRoutes;
 import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.PortInUseException;
-import io.khamsin.container.test.TestRoutes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -1,16 +1,15 @@
 package io.khamsin.container.exchange;
 
-import java.util.Date;
 import java.nio.charset.StandardCharsets;
+import java.util.Date;
 
-import io.netty.handler.codec.DateFormatter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -18,7 +17,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,10 +48,6 @@ class CachingExchangeChannelTests {
 		this.fixture.close();
 	}
 
-	private ChannelHandlerContext ctx() {
-		return this.channel.pipeline().firstContext();
-	}
-
 	private String written() {
 		StringBuilder bytes = new StringBuilder();
 		Object message;
@@ -62,13 +56,6 @@ class CachingExchangeChannelTests {
 			ReferenceCountUtil.release(message);
 		}
 		return bytes.toString();
-	}
-
-	private DefaultPageCache cacheWith(String path, String body) {
-		this.cache = this.fixture.builder(config().build()).build();
-		this.fixture.render(this.fixture.lookup(this.cache, get(path)), 200, body, "Cache-Control", "max-age=60",
-				"Content-Type", "text/plain", "ETag", "\"v1\"", "Connection", "keep-alive", "Server", "khamsin");
-		return this.cache;
 	}
 
 	@Test

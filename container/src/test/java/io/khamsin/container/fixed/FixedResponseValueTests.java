@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-
 /**
  * {@link FixedResponse} as a value: two responses with the same contents are equal, whatever arrays hold their
  * bodies, and its text shows the size of the body rather than its bytes.

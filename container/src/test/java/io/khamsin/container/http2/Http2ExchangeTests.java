@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.accesslog.AccessLogConfig;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.LatencyKey;
 import io.khamsin.container.metrics.Protocol;

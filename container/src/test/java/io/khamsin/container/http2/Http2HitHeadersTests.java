@@ -1,25 +1,6 @@
 package io.khamsin.container.http2;
 
-import java.util.Date;
-import java.nio.charset.StandardCharsets;
-
-import io.netty.handler.codec.DateFormatter;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +8,6 @@ import io.khamsin.container.cache.CacheFixture;
 import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.cache.Lookup;
 
-import static io.khamsin.container.cache.CacheFixture.config;
 import static io.khamsin.container.cache.CacheFixture.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,38 +16,18 @@ class Http2HitHeadersTests {
 
 	private final CacheFixture fixture = new CacheFixture();
 
-	private final EmbeddedChannel channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
-
 	private DefaultPageCache cache;
 
 	@AfterEach
 	void close() {
-		this.channel.finishAndReleaseAll();
 		if (this.cache != null) {
 			this.cache.close();
 		}
 		this.fixture.close();
 	}
 
-	private ChannelHandlerContext ctx() {
-		return this.channel.pipeline().firstContext();
-	}
-
-	private String written() {
-		StringBuilder bytes = new StringBuilder();
-		Object message;
-		while ((message = this.channel.readOutbound()) != null) {
-			bytes.append(((ByteBuf) message).toString(StandardCharsets.ISO_8859_1));
-			ReferenceCountUtil.release(message);
-		}
-		return bytes.toString();
-	}
-
-	private DefaultPageCache cacheWith(String path, String body) {
-		this.cache = this.fixture.builder(config().build()).build();
-		this.fixture.render(this.fixture.lookup(this.cache, get(path)), 200, body, "Cache-Control", "max-age=60",
-				"Content-Type", "text/plain", "ETag", "\"v1\"", "Connection", "keep-alive", "Server", "khamsin");
-		return this.cache;
+	private void cacheWith(String path, String body) {
+		this.cache = this.fixture.cacheWithPage(path, body);
 	}
 
 	@Test

@@ -31,12 +31,12 @@ import org.springframework.web.server.handler.ResponseStatusExceptionHandler;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.bridge.RouteObservationHandler;
 import io.khamsin.container.bridge.RouteWebFilter;
+import io.khamsin.container.fixed.FixedResponse;
+import io.khamsin.container.test.RawHttpConnection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -20,13 +20,13 @@ import org.springframework.http.server.reactive.HttpHandler;
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.transport.ListenerMode;
-import io.khamsin.container.transport.Transport;
 import io.khamsin.container.forwarded.ForwardedConfig;
+import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsProvider;
-import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.transport.ListenerMode;
+import io.khamsin.container.transport.Transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

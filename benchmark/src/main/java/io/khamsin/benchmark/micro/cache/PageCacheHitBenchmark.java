@@ -31,10 +31,10 @@ import org.openjdk.jmh.infra.Blackhole;
 
 import io.khamsin.container.cache.CacheRequest;
 import io.khamsin.container.cache.DefaultPageCache;
-import io.khamsin.container.http1.Http1HitWriter;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.cache.PageCacheConfig;
 import io.khamsin.container.cache.Ticket;
+import io.khamsin.container.http1.Http1HitWriter;
 
 /**
  * One page-cache hit as the HTTP/1.1 exchange stage will serve it, on an {@code EmbeddedChannel}: the lookup of a

@@ -22,9 +22,9 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.springframework.http.server.reactive.HttpHandler;
 
 import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.engine.ConnectionRegistry;
 import io.khamsin.container.engine.ServerContext;
+import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.http1.Http1Initializer;
 import io.khamsin.container.metrics.KhamsinMetrics;

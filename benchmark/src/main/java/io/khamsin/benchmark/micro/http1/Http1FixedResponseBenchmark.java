@@ -9,8 +9,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.infra.Blackhole;
 import reactor.core.publisher.Mono;
 
-import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.fixed.FixedResponse;
 
 /**
  * One keep-alive status request answered by a fixed response, on an {@code EmbeddedChannel}: request decode, the
