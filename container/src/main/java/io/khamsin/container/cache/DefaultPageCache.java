@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import io.netty.buffer.ByteBuf;
@@ -47,7 +46,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	private final boolean localTier;
 
-	private final AtomicLong purges = new AtomicLong();
+	private final Purges purges;
 
 	private DefaultPageCache(Builder builder) {
 		this.config = builder.config;
@@ -61,8 +60,9 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 				this.config.offLoopVariantSize(), this.counters, this.local);
 		this.shared = (builder.sharedTier != null && this.config.shared().enabled())
 				? new SharedTierClient(builder.sharedTier, this.config.shared(), this.counters) : null;
+		this.purges = new Purges(this.local, this.shared, this.counters);
 		if (this.shared != null) {
-			builder.sharedTier.onPurge(this::applyLocally);
+			builder.sharedTier.onPurge(this.purges::applyLocally);
 		}
 	}
 
@@ -323,12 +323,12 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	private void askShared(Lookup.Deferred answer, Flight flight, CacheRequest request, String page, boolean admitted,
 			CachedResponse fallback) {
-		long purgesAtStart = this.purges.get();
+		long purgesAtStart = this.purges.applied();
 		this.shared.get(SharedTierClient.key(page, "")).whenComplete((bytes, error) -> {
 			Stored stored = (error == null) ? this.shared.decode(bytes, this.alloc) : null;
 			if (stored instanceof VaryMarker marker) {
 				String variant = PageKeys.variant(marker.names(), request);
-				if (this.localTier && this.purges.get() == purgesAtStart
+				if (this.localTier && this.purges.applied() == purgesAtStart
 						&& marker.untilMillis() > this.clock.getAsLong()) {
 					this.local.put(page, marker);
 				}
@@ -348,7 +348,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		if (stored instanceof CachedResponse entry) {
 			long now = this.clock.getAsLong();
 			// A purge since the read began may have removed this entry from the store: it must not come back.
-			if (this.purges.get() == purgesAtStart && entry.isFresh(now)) {
+			if (this.purges.applied() == purgesAtStart && entry.isFresh(now)) {
 				if (!this.localTier) {
 					this.flights.remove(flight.key(), flight);
 					List<Lookup.Deferred> waiters = flight.land();
@@ -460,42 +460,22 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	@Override
 	public long purgeKey(String key) {
-		return purge(new Purge(Purge.Kind.KEY, key));
+		return this.purges.purge(new Purge(Purge.Kind.KEY, key));
 	}
 
 	@Override
 	public long purgePrefix(String prefix) {
-		return purge(new Purge(Purge.Kind.PREFIX, prefix));
+		return this.purges.purge(new Purge(Purge.Kind.PREFIX, prefix));
 	}
 
 	@Override
 	public long purgeTag(String tag) {
-		return purge(new Purge(Purge.Kind.TAG, tag));
+		return this.purges.purge(new Purge(Purge.Kind.TAG, tag));
 	}
 
 	@Override
 	public long purgeAll() {
-		return purge(new Purge(Purge.Kind.ALL, ""));
-	}
-
-	private long purge(Purge purge) {
-		long dropped = applyLocally(purge);
-		if (this.shared != null) {
-			this.shared.purge(purge);
-		}
-		return dropped;
-	}
-
-	/**
-	 * Drop what a purge names from this instance's memory: a purge made here, or heard from another instance.
-	 * @param purge the purge
-	 * @return the entries dropped
-	 */
-	long applyLocally(Purge purge) {
-		this.purges.incrementAndGet();
-		long dropped = this.local.drop(purge);
-		this.counters.add(CacheCounters.PURGED, dropped);
-		return dropped;
+		return this.purges.purge(new Purge(Purge.Kind.ALL, ""));
 	}
 
 	// Figures
