@@ -48,6 +48,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	private final Purges purges;
 
+	private final SharedTierLookup sharedLookup;
+
 	private DefaultPageCache(Builder builder) {
 		this.config = builder.config;
 		this.localTier = this.config.localTier();
@@ -61,6 +63,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		this.shared = (builder.sharedTier != null && this.config.shared().enabled())
 				? new SharedTierClient(builder.sharedTier, this.config.shared(), this.counters) : null;
 		this.purges = new Purges(this.local, this.shared, this.counters);
+		this.sharedLookup = (this.shared != null)
+				? new SharedTierLookup(this, this.shared, this.local, this.purges, this.clock) : null;
 		if (this.shared != null) {
 			builder.sharedTier.onPurge(this.purges::applyLocally);
 		}
@@ -153,10 +157,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			return await(existing, request, page, executor, fallback);
 		}
 		boolean admitted = this.misses == null || this.misses.miss(key) >= this.config.admissionThreshold();
-		if (this.shared != null && this.shared.available()) {
-			Lookup.Deferred answer = new Lookup.Deferred(executor, request);
-			askShared(answer, flight, request, page, admitted, fallback);
-			return answer;
+		if (this.sharedLookup != null && this.sharedLookup.available()) {
+			return this.sharedLookup.read(executor, flight, request, page, admitted, fallback);
 		}
 		return new Lookup.Miss(new Ticket(this, request, page, flight, Ticket.Role.LEADER, admitted, CacheTier.LOCAL,
 				fallback));
@@ -232,11 +234,10 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	 */
 	void land(Flight flight, CachedResponse stored, boolean uncacheable) {
 		if (flight != null) {
-			this.flights.remove(flight.key(), flight);
 			if (uncacheable) {
 				this.local.markUncacheable(flight.key());
 			}
-			for (Lookup.Deferred waiter : flight.land()) {
+			for (Lookup.Deferred waiter : endFlight(flight)) {
 				if (this.localTier || stored == null) {
 					waiter.complete(() -> afterFlight(waiter.request(), stored != null));
 				}
@@ -251,10 +252,20 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	}
 
 	/**
+	 * Take a flight off its key, so that the key's next request starts a flight of its own.
+	 * @param flight the flight
+	 * @return its waiters, each to be completed once
+	 */
+	List<Lookup.Deferred> endFlight(Flight flight) {
+		this.flights.remove(flight.key(), flight);
+		return flight.land();
+	}
+
+	/**
 	 * Answer a waiter from an entry no tier holds (the local tier is off): the entry is held until the answer is
 	 * made on the waiter's loop.
 	 */
-	private void completeFrom(Lookup.Deferred waiter, CachedResponse entry, CacheTier tier) {
+	void completeFrom(Lookup.Deferred waiter, CachedResponse entry, CacheTier tier) {
 		if (!entry.tryRetain()) {
 			waiter.complete(() -> follower(waiter.request(), PageKeys.page(waiter.request())));
 			return;
@@ -286,7 +297,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		return null;
 	}
 
-	private Lookup afterFlight(CacheRequest request, boolean stored) {
+	/** A waiter's answer once its flight landed: from the local tier if the render was stored, else a render. */
+	Lookup afterFlight(CacheRequest request, boolean stored) {
 		String page = PageKeys.page(request);
 		if (stored) {
 			Lookup answer = fromLocal(request, page, CacheTier.LOCAL);
@@ -298,7 +310,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	}
 
 	/** A fresh answer from the local tier, or {@code null}. */
-	private Lookup fromLocal(CacheRequest request, String page, CacheTier tier) {
+	Lookup fromLocal(CacheRequest request, String page, CacheTier tier) {
 		Stored stored = this.local.get(page);
 		if (stored instanceof VaryMarker marker) {
 			stored = this.local.get(PageKeys.entryKey(page, PageKeys.variant(marker.names(), request)));
@@ -317,78 +329,6 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			return null;
 		}
 		return new Ticket(this, request, page, flight, Ticket.Role.REVALIDATION, true, CacheTier.LOCAL, null);
-	}
-
-	// Shared tier
-
-	private void askShared(Lookup.Deferred answer, Flight flight, CacheRequest request, String page, boolean admitted,
-			CachedResponse fallback) {
-		long purgesAtStart = this.purges.applied();
-		this.shared.get(SharedTierClient.key(page, "")).whenComplete((bytes, error) -> {
-			Stored stored = (error == null) ? this.shared.decode(bytes, this.alloc) : null;
-			if (stored instanceof VaryMarker marker) {
-				String variant = PageKeys.variant(marker.names(), request);
-				if (this.localTier && this.purges.applied() == purgesAtStart
-						&& marker.untilMillis() > this.clock.getAsLong()) {
-					this.local.put(page, marker);
-				}
-				this.shared.get(SharedTierClient.key(page, variant)).whenComplete((variantBytes, variantError) -> {
-					Stored variantStored = (variantError == null) ? this.shared.decode(variantBytes, this.alloc) : null;
-					sharedAnswered(answer, flight, request, page, admitted, fallback, variantStored, purgesAtStart);
-				});
-				return;
-			}
-			sharedAnswered(answer, flight, request, page, admitted, fallback, stored, purgesAtStart);
-		});
-	}
-
-	private void sharedAnswered(Lookup.Deferred answer, Flight flight, CacheRequest request, String page,
-			boolean admitted, CachedResponse fallback, Stored stored, long purgesAtStart) {
-		boolean kept = false;
-		if (stored instanceof CachedResponse entry) {
-			long now = this.clock.getAsLong();
-			// A purge since the read began may have removed this entry from the store: it must not come back.
-			if (this.purges.applied() == purgesAtStart && entry.isFresh(now)) {
-				if (!this.localTier) {
-					this.flights.remove(flight.key(), flight);
-					List<Lookup.Deferred> waiters = flight.land();
-					completeFrom(answer, entry, CacheTier.SHARED);
-					for (Lookup.Deferred waiter : waiters) {
-						completeFrom(waiter, entry, CacheTier.SHARED);
-					}
-					entry.release();
-					release(fallback);
-					return;
-				}
-				this.local.put(entry.key(), entry);
-				kept = true;
-			}
-			else {
-				entry.release();
-			}
-		}
-		if (kept) {
-			this.flights.remove(flight.key(), flight);
-			List<Lookup.Deferred> waiters = flight.land();
-			answer.complete(() -> {
-				Lookup hit = fromLocal(request, page, CacheTier.SHARED);
-				if (hit != null) {
-					release(fallback);
-					return hit;
-				}
-				return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.FOLLOWER, false,
-						CacheTier.SHARED, fallback));
-			});
-			for (Lookup.Deferred waiter : waiters) {
-				waiter.complete(() -> afterFlight(waiter.request(), true));
-			}
-			return;
-		}
-		if (!answer.complete(() -> new Lookup.Miss(
-				new Ticket(this, request, page, flight, Ticket.Role.LEADER, admitted, CacheTier.SHARED, fallback)))) {
-			release(fallback);
-			land(flight, null, false);
-		}
 	}
 
 	// Storing
@@ -506,7 +446,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		}
 	}
 
-	private static void release(CachedResponse entry) {
+	static void release(CachedResponse entry) {
 		if (entry != null) {
 			entry.release();
 		}
