@@ -6,13 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -50,23 +48,24 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	private final SharedTierLookup sharedLookup;
 
-	private DefaultPageCache(Builder builder) {
-		this.config = builder.config;
-		this.localTier = this.config.localTier();
-		this.cacheability = new Cacheability(this.config);
-		this.clock = builder.clock;
-		this.alloc = builder.alloc;
-		this.misses = (this.config.admissionThreshold() > 1) ? new MissSketch() : null;
-		this.local = new LocalTier(this.config.maxSize(), this.clock, this.counters);
-		this.variants = new Variants(builder.encoders, builder.variantExecutor, this.alloc,
-				this.config.offLoopVariantSize(), this.counters, this.local);
-		this.shared = (builder.sharedTier != null && this.config.shared().enabled())
-				? new SharedTierClient(builder.sharedTier, this.config.shared(), this.counters) : null;
+	DefaultPageCache(PageCacheConfig config, SharedTier sharedTier, List<VariantEncoder> encoders,
+			Executor variantExecutor, ByteBufAllocator alloc, LongSupplier clock) {
+		this.config = config;
+		this.localTier = config.localTier();
+		this.cacheability = new Cacheability(config);
+		this.clock = clock;
+		this.alloc = alloc;
+		this.misses = (config.admissionThreshold() > 1) ? new MissSketch() : null;
+		this.local = new LocalTier(config.maxSize(), clock, this.counters);
+		this.variants = new Variants(encoders, variantExecutor, alloc, config.offLoopVariantSize(), this.counters,
+				this.local);
+		this.shared = (sharedTier != null && config.shared().enabled())
+				? new SharedTierClient(sharedTier, config.shared(), this.counters) : null;
 		this.purges = new Purges(this.local, this.shared, this.counters);
 		this.sharedLookup = (this.shared != null)
-				? new SharedTierLookup(this, this.shared, this.local, this.purges, this.clock) : null;
+				? new SharedTierLookup(this, this.shared, this.local, this.purges, clock) : null;
 		if (this.shared != null) {
-			builder.sharedTier.onPurge(this.purges::applyLocally);
+			sharedTier.onPurge(this.purges::applyLocally);
 		}
 	}
 
@@ -75,11 +74,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	 * @param config the configuration
 	 * @return the builder
 	 */
-	public static Builder builder(PageCacheConfig config) {
-		if (config == null) {
-			throw new IllegalArgumentException("config must not be null");
-		}
-		return new Builder(config);
+	public static PageCacheBuilder builder(PageCacheConfig config) {
+		return new PageCacheBuilder(config);
 	}
 
 	/** @return the configuration */
@@ -450,89 +446,6 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		if (entry != null) {
 			entry.release();
 		}
-	}
-
-	/**
-	 * Builds a {@link DefaultPageCache}.
-	 */
-	public static final class Builder {
-
-		private final PageCacheConfig config;
-
-		private SharedTier sharedTier;
-
-		private List<VariantEncoder> encoders = List.of(new GzipVariantEncoder());
-
-		private Executor variantExecutor = ForkJoinPool.commonPool();
-
-		private ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
-
-		private LongSupplier clock = System::currentTimeMillis;
-
-		private Builder(PageCacheConfig config) {
-			this.config = config;
-		}
-
-		/**
-		 * The shared tier, used when {@link SharedTierConfig#enabled()}; the cache closes it when it closes.
-		 * @param sharedTier the tier
-		 * @return this builder
-		 */
-		public Builder sharedTier(SharedTier sharedTier) {
-			this.sharedTier = sharedTier;
-			return this;
-		}
-
-		/**
-		 * The encoders of compressed variants, most preferred first (default: gzip). For Brotli and Zstandard too:
-		 * {@link CompressedVariantEncoder#available()}.
-		 * @param encoders the encoders
-		 * @return this builder
-		 */
-		public Builder encoders(List<VariantEncoder> encoders) {
-			this.encoders = List.copyOf(encoders);
-			return this;
-		}
-
-		/**
-		 * Where variants of bodies over {@link PageCacheConfig#offLoopVariantSize()} are made (default: the common
-		 * fork-join pool).
-		 * @param variantExecutor the executor
-		 * @return this builder
-		 */
-		public Builder variantExecutor(Executor variantExecutor) {
-			this.variantExecutor = variantExecutor;
-			return this;
-		}
-
-		/**
-		 * Where entries are allocated (default: Netty's pooled allocator, direct buffers).
-		 * @param alloc the allocator
-		 * @return this builder
-		 */
-		public Builder allocator(ByteBufAllocator alloc) {
-			this.alloc = alloc;
-			return this;
-		}
-
-		/**
-		 * The clock of ages and lifetimes, in milliseconds since the epoch (default: the system's).
-		 * @param clock the clock
-		 * @return this builder
-		 */
-		public Builder clock(LongSupplier clock) {
-			this.clock = clock;
-			return this;
-		}
-
-		public DefaultPageCache build() {
-			if (this.config.shared().enabled() && this.sharedTier == null) {
-				throw new IllegalStateException("The page cache's shared tier is enabled but no SharedTier was given: "
-						+ "configure a Redis connection (spring.data.redis.*) or disable khamsin.page-cache.shared");
-			}
-			return new DefaultPageCache(this);
-		}
-
 	}
 
 }
