@@ -1,6 +1,5 @@
 package io.khamsin.container.cache;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -368,15 +367,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			this.local.put(entry.key(), entry);
 		}
 		this.counters.add(CacheCounters.STORES, 1);
-		if (this.shared != null && servable > 0) {
-			byte[] bytes = SharedEntryFormat.encode(entry);
-			Duration ttl = Duration.ofMillis(servable);
-			if (bytes != null) {
-				this.shared.put(SharedTierClient.key(page, variant), bytes, ttl, metadata.tags());
-			}
-			if (marker != null) {
-				this.shared.put(SharedTierClient.key(page, ""), SharedEntryFormat.encode(marker), ttl, metadata.tags());
-			}
+		if (this.shared != null) {
+			this.shared.store(entry, marker, servable);
 		}
 		return entry;
 	}
