@@ -22,6 +22,7 @@ import io.khamsin.boot.autoconfigure.KhamsinReactiveWebServerAutoConfiguration;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.cache.CompressedVariantEncoder;
 import io.khamsin.container.cache.DefaultPageCache;
+import io.khamsin.container.cache.PageCacheBuilder;
 import io.khamsin.container.cache.PageCacheConfig;
 import io.khamsin.container.cache.SharedTier;
 import io.khamsin.container.cache.VariantEncoder;
@@ -57,7 +58,7 @@ public final class KhamsinPageCacheAutoConfiguration {
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("Invalid khamsin.page-cache settings: " + ex.getMessage(), ex);
 		}
-		DefaultPageCache.Builder builder = DefaultPageCache.builder(config);
+		PageCacheBuilder builder = DefaultPageCache.builder(config);
 		List<VariantEncoder> variantEncoders = encoders.orderedStream().toList();
 		builder.encoders(variantEncoders.isEmpty() ? CompressedVariantEncoder.available() : variantEncoders);
 		if (config.shared().enabled()) {

@@ -15,7 +15,6 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponse;
@@ -23,8 +22,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import org.reactivestreams.Publisher;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBuffer;
@@ -39,8 +36,6 @@ import org.springframework.http.support.Netty4HeadersAdapter;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import io.khamsin.container.compression.CompressionDecision;
-import io.khamsin.container.compression.ContentEncoder;
 import io.khamsin.container.compression.ResponseCompression;
 import io.khamsin.container.egress.EgressCounters;
 import io.khamsin.container.egress.EgressPath;
@@ -53,11 +48,12 @@ import io.khamsin.container.egress.FileEgress;
  * write; a streamed body is chunked and flushed once per batch of parts produced together; a file body goes out
  * by the kernel ({@link DefaultFileRegion}) where {@link FileEgress} lets it, counted by reason.
  * <p>
- * Where the server compresses, each response is decided once, before its head is written
- * ({@link ResponseCompression}, {@code server.compression.*}): a single buffer is encoded whole (off the event loop
- * when it is large) and sent with its coded length, a stream is encoded part by part and the encoder flushed at
- * each flush of the response, so that a server-sent event decodes when it arrives, and a file region is sent as it
- * is. None of it is tied to a protocol: the decision reads the headers, the encoders see only buffers.
+ * Where the server compresses, each response has a {@code ResponseEncoding} that decides it once, before its head
+ * is written ({@link ResponseCompression}, {@code server.compression.*}): a single buffer is encoded whole (off the
+ * event loop when it is large) and sent with its coded length, a stream is encoded part by part and the encoder
+ * flushed at each flush of the response, so that a server-sent event decodes when it arrives, and a file region is
+ * sent as it is. None of it is tied to a protocol: the decision reads the headers, the encoders see only buffers.
+ * Where it does not, a response holds no encoding, and checks that one reference at each step.
  * <p>
  * Every write happens on the channel's event loop.
  */
@@ -67,8 +63,6 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private static final int FILE_CHUNK_SIZE = 64 * 1024;
 
-	private static final Logger logger = LoggerFactory.getLogger(KhamsinServerHttpResponse.class);
-
 	private final ProtocolChannel channel;
 
 	private final EventLoop eventLoop;
@@ -77,17 +71,11 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private final boolean headRequest;
 
-	private final BodyCompression compression;
-
 	private final EgressCounters egress;
 
-	private final io.netty.handler.codec.http.HttpHeaders requestHeaders;
+	private final ResponseEncoding encoding;
 
 	private final Runnable flushTask = this::flushNow;
-
-	private ContentEncoder encoder;
-
-	private boolean encoderHasInput;
 
 	private boolean flushScheduled;
 
@@ -109,9 +97,9 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		this.eventLoop = channel.channel().eventLoop();
 		this.nettyHeaders = nettyHeaders;
 		this.headRequest = headRequest;
-		this.compression = compression;
 		this.egress = egress;
-		this.requestHeaders = requestHeaders;
+		this.encoding = (compression != null)
+				? new ResponseEncoding(this, channel, compression, requestHeaders, nettyHeaders, headRequest) : null;
 	}
 
 	/**
@@ -272,15 +260,15 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			}
 			content.release();
 			content = Unpooled.EMPTY_BUFFER;
-			decide(ResponseCompression.UNKNOWN_LENGTH, false);
+			if (this.encoding != null) {
+				this.encoding.decide(statusCode(), ResponseCompression.UNKNOWN_LENGTH, false);
+			}
 		}
 		else {
 			if (mayHaveBody(statusCode()) && !this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH)) {
 				this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
 			}
-			CompressionDecision decision = decide(content.readableBytes(), false);
-			if (decision != null && decision.compresses()) {
-				writeCompressed(decision, content, written);
+			if (this.encoding != null && this.encoding.writeWhole(statusCode(), content, written)) {
 				return;
 			}
 		}
@@ -288,34 +276,24 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		done(written, null);
 	}
 
-	private void writeCompressed(CompressionDecision decision, ByteBuf content, Consumer<Throwable> written) {
-		// Committed now, so that nothing else is written before the coded body, which may come back later.
+	/**
+	 * Commit the response now, its whole message to be written later ({@link #writeFullMessage}) once its body is
+	 * coded: nothing else is written meanwhile.
+	 * @return the promise of that write
+	 */
+	ChannelPromise commitWhole() {
 		this.headWritten = true;
 		this.lastWritten = true;
 		ChannelPromise promise = this.channel.channel().newPromise();
 		this.lastWrite = promise;
-		this.compression.whole().compress(decision.newEncoder(this.channel.channel().alloc()), content, this.eventLoop,
-				(coded, failure) -> {
-					if (failure != null) {
-						logger.warn("Compressing a response with {} failed; closing the connection",
-								decision.coding().token(), failure);
-						promise.tryFailure(failure);
-						done(written, failure);
-						return;
-					}
-					if (this.aborted) {
-						coded.release();
-						promise.trySuccess();
-						done(written, null);
-						return;
-					}
-					this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, coded.readableBytes());
-					writeFullMessage(coded, promise);
-					done(written, null);
-				});
+		return promise;
 	}
 
-	private void writeFullMessage(ByteBuf content, ChannelPromise promise) {
+	/**
+	 * Write the head and the whole body in one message, and end the response.
+	 * @param promise the promise of the write, or {@code null} for a new one
+	 */
+	void writeFullMessage(ByteBuf content, ChannelPromise promise) {
 		HttpResponse head = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status(), content, this.nettyHeaders,
 				EmptyHttpHeaders.INSTANCE);
 		this.channel.prepareHead(head, false);
@@ -324,24 +302,10 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		this.lastWrite = this.channel.write(head, true, promise);
 	}
 
-	private static void done(Consumer<Throwable> written, Throwable failure) {
+	static void done(Consumer<Throwable> written, Throwable failure) {
 		if (written != null) {
 			written.accept(failure);
 		}
-	}
-
-	/**
-	 * Decide once whether the response is compressed, and complete its headers accordingly.
-	 * @return the decision, or {@code null} when the server does not compress
-	 */
-	private CompressionDecision decide(long bodyLength, boolean fileRegion) {
-		if (this.compression == null) {
-			return null;
-		}
-		CompressionDecision decision = this.compression.decide(this.requestHeaders, this.headRequest, statusCode(),
-				this.nettyHeaders, bodyLength, fileRegion);
-		decision.applyTo(this.nettyHeaders);
-		return decision;
 	}
 
 	/**
@@ -359,10 +323,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		if (this.headRequest) {
 			content.release();
 		}
-		else if (this.encoder != null) {
-			writeCoded(content);
-		}
-		else {
+		else if (this.encoding == null || !this.encoding.write(content)) {
 			this.channel.write(new DefaultHttpContent(content), false);
 		}
 		if (flush) {
@@ -373,39 +334,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 	}
 
-	private void writeCoded(ByteBuf content) {
-		ByteBuf coded;
-		try {
-			coded = this.encoder.encode(content);
-		}
-		catch (RuntimeException ex) {
-			failEncoding(ex);
-			return;
-		}
-		this.encoderHasInput = true;
-		writeCodedBytes(coded);
-	}
-
-	private void writeCodedBytes(ByteBuf coded) {
-		if (coded.isReadable()) {
-			this.channel.write(new DefaultHttpContent(coded), false);
-		}
-		else {
-			coded.release();
-		}
-	}
-
-	private void failEncoding(RuntimeException ex) {
-		logger.warn("Compressing a streamed response with {} failed; closing the connection",
-				this.encoder.coding().token(), ex);
-		this.encoder = null;
-		this.channel.abort(ex);
-	}
-
 	private void writeHead(boolean streaming, boolean fileRegion) {
-		CompressionDecision decision = decide(ResponseCompression.UNKNOWN_LENGTH, fileRegion);
-		if (decision != null && decision.compresses()) {
-			this.encoder = decision.newEncoder(this.channel.channel().alloc());
+		if (this.encoding != null && this.encoding.startStream(statusCode(), fileRegion)) {
 			streaming = true;
 		}
 		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status(), this.nettyHeaders);
@@ -417,16 +347,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	void flushNow() {
 		this.flushScheduled = false;
 		if (!this.aborted) {
-			if (this.encoderHasInput && this.encoder != null && !this.lastWritten) {
-				// What the encoder holds back would otherwise wait for more input: a server-sent event must decode now.
-				this.encoderHasInput = false;
-				try {
-					writeCodedBytes(this.encoder.flush());
-				}
-				catch (RuntimeException ex) {
-					failEncoding(ex);
-					return;
-				}
+			if (this.encoding != null && !this.lastWritten && !this.encoding.flush()) {
+				return;
 			}
 			this.channel.channel().flush();
 		}
@@ -450,30 +372,10 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 		else if (!this.lastWritten) {
 			this.lastWritten = true;
-			this.lastWrite = this.channel.write(lastContent(), true);
+			this.lastWrite = this.channel.write(
+					(this.encoding != null) ? this.encoding.last() : LastHttpContent.EMPTY_LAST_CONTENT, true);
 		}
 		return this.lastWrite;
-	}
-
-	private LastHttpContent lastContent() {
-		ContentEncoder encoder = this.encoder;
-		if (encoder == null) {
-			return LastHttpContent.EMPTY_LAST_CONTENT;
-		}
-		this.encoder = null;
-		if (this.headRequest) {
-			encoder.close();
-			return LastHttpContent.EMPTY_LAST_CONTENT;
-		}
-		try {
-			return new DefaultLastHttpContent(encoder.finish());
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Ending a streamed response compressed with {} failed; closing the connection",
-					encoder.coding().token(), ex);
-			this.channel.abort(ex);
-			return LastHttpContent.EMPTY_LAST_CONTENT;
-		}
 	}
 
 	/**
@@ -498,10 +400,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 */
 	public void abort() {
 		this.aborted = true;
-		ContentEncoder encoder = this.encoder;
-		if (encoder != null) {
-			this.encoder = null;
-			encoder.close();
+		if (this.encoding != null) {
+			this.encoding.close();
 		}
 		ResponseWrite write = this.currentWrite;
 		if (write != null) {

@@ -1,19 +1,15 @@
 package io.khamsin.container.cache;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -47,22 +43,28 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	private final boolean localTier;
 
-	private final AtomicLong purges = new AtomicLong();
+	private final Purges purges;
 
-	private DefaultPageCache(Builder builder) {
-		this.config = builder.config;
-		this.localTier = this.config.localTier();
-		this.cacheability = new Cacheability(this.config);
-		this.clock = builder.clock;
-		this.alloc = builder.alloc;
-		this.misses = (this.config.admissionThreshold() > 1) ? new MissSketch() : null;
-		this.local = new LocalTier(this.config.maxSize(), this.clock, this.counters);
-		this.variants = new Variants(builder.encoders, builder.variantExecutor, this.alloc,
-				this.config.offLoopVariantSize(), this.counters, this.local);
-		this.shared = (builder.sharedTier != null && this.config.shared().enabled())
-				? new SharedTierClient(builder.sharedTier, this.config.shared(), this.counters) : null;
+	private final SharedTierLookup sharedLookup;
+
+	DefaultPageCache(PageCacheConfig config, SharedTier sharedTier, List<VariantEncoder> encoders,
+			Executor variantExecutor, ByteBufAllocator alloc, LongSupplier clock) {
+		this.config = config;
+		this.localTier = config.localTier();
+		this.cacheability = new Cacheability(config);
+		this.clock = clock;
+		this.alloc = alloc;
+		this.misses = (config.admissionThreshold() > 1) ? new MissSketch() : null;
+		this.local = new LocalTier(config.maxSize(), clock, this.counters);
+		this.variants = new Variants(encoders, variantExecutor, alloc, config.offLoopVariantSize(), this.counters,
+				this.local);
+		this.shared = (sharedTier != null && config.shared().enabled())
+				? new SharedTierClient(sharedTier, config.shared(), this.counters) : null;
+		this.purges = new Purges(this.local, this.shared, this.counters);
+		this.sharedLookup = (this.shared != null)
+				? new SharedTierLookup(this, this.shared, this.local, this.purges, clock) : null;
 		if (this.shared != null) {
-			builder.sharedTier.onPurge(this::applyLocally);
+			sharedTier.onPurge(this.purges::applyLocally);
 		}
 	}
 
@@ -71,11 +73,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	 * @param config the configuration
 	 * @return the builder
 	 */
-	public static Builder builder(PageCacheConfig config) {
-		if (config == null) {
-			throw new IllegalArgumentException("config must not be null");
-		}
-		return new Builder(config);
+	public static PageCacheBuilder builder(PageCacheConfig config) {
+		return new PageCacheBuilder(config);
 	}
 
 	/** @return the configuration */
@@ -153,10 +152,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			return await(existing, request, page, executor, fallback);
 		}
 		boolean admitted = this.misses == null || this.misses.miss(key) >= this.config.admissionThreshold();
-		if (this.shared != null && this.shared.available()) {
-			Lookup.Deferred answer = new Lookup.Deferred(executor, request);
-			askShared(answer, flight, request, page, admitted, fallback);
-			return answer;
+		if (this.sharedLookup != null && this.sharedLookup.available()) {
+			return this.sharedLookup.read(executor, flight, request, page, admitted, fallback);
 		}
 		return new Lookup.Miss(new Ticket(this, request, page, flight, Ticket.Role.LEADER, admitted, CacheTier.LOCAL,
 				fallback));
@@ -232,11 +229,10 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	 */
 	void land(Flight flight, CachedResponse stored, boolean uncacheable) {
 		if (flight != null) {
-			this.flights.remove(flight.key(), flight);
 			if (uncacheable) {
 				this.local.markUncacheable(flight.key());
 			}
-			for (Lookup.Deferred waiter : flight.land()) {
+			for (Lookup.Deferred waiter : endFlight(flight)) {
 				if (this.localTier || stored == null) {
 					waiter.complete(() -> afterFlight(waiter.request(), stored != null));
 				}
@@ -251,10 +247,20 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	}
 
 	/**
+	 * Take a flight off its key, so that the key's next request starts a flight of its own.
+	 * @param flight the flight
+	 * @return its waiters, each to be completed once
+	 */
+	List<Lookup.Deferred> endFlight(Flight flight) {
+		this.flights.remove(flight.key(), flight);
+		return flight.land();
+	}
+
+	/**
 	 * Answer a waiter from an entry no tier holds (the local tier is off): the entry is held until the answer is
 	 * made on the waiter's loop.
 	 */
-	private void completeFrom(Lookup.Deferred waiter, CachedResponse entry, CacheTier tier) {
+	void completeFrom(Lookup.Deferred waiter, CachedResponse entry, CacheTier tier) {
 		if (!entry.tryRetain()) {
 			waiter.complete(() -> follower(waiter.request(), PageKeys.page(waiter.request())));
 			return;
@@ -286,7 +292,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		return null;
 	}
 
-	private Lookup afterFlight(CacheRequest request, boolean stored) {
+	/** A waiter's answer once its flight landed: from the local tier if the render was stored, else a render. */
+	Lookup afterFlight(CacheRequest request, boolean stored) {
 		String page = PageKeys.page(request);
 		if (stored) {
 			Lookup answer = fromLocal(request, page, CacheTier.LOCAL);
@@ -298,7 +305,7 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 	}
 
 	/** A fresh answer from the local tier, or {@code null}. */
-	private Lookup fromLocal(CacheRequest request, String page, CacheTier tier) {
+	Lookup fromLocal(CacheRequest request, String page, CacheTier tier) {
 		Stored stored = this.local.get(page);
 		if (stored instanceof VaryMarker marker) {
 			stored = this.local.get(PageKeys.entryKey(page, PageKeys.variant(marker.names(), request)));
@@ -317,78 +324,6 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			return null;
 		}
 		return new Ticket(this, request, page, flight, Ticket.Role.REVALIDATION, true, CacheTier.LOCAL, null);
-	}
-
-	// Shared tier
-
-	private void askShared(Lookup.Deferred answer, Flight flight, CacheRequest request, String page, boolean admitted,
-			CachedResponse fallback) {
-		long purgesAtStart = this.purges.get();
-		this.shared.get(SharedTierClient.key(page, "")).whenComplete((bytes, error) -> {
-			Stored stored = (error == null) ? this.shared.decode(bytes, this.alloc) : null;
-			if (stored instanceof VaryMarker marker) {
-				String variant = PageKeys.variant(marker.names(), request);
-				if (this.localTier && this.purges.get() == purgesAtStart
-						&& marker.untilMillis() > this.clock.getAsLong()) {
-					this.local.put(page, marker);
-				}
-				this.shared.get(SharedTierClient.key(page, variant)).whenComplete((variantBytes, variantError) -> {
-					Stored variantStored = (variantError == null) ? this.shared.decode(variantBytes, this.alloc) : null;
-					sharedAnswered(answer, flight, request, page, admitted, fallback, variantStored, purgesAtStart);
-				});
-				return;
-			}
-			sharedAnswered(answer, flight, request, page, admitted, fallback, stored, purgesAtStart);
-		});
-	}
-
-	private void sharedAnswered(Lookup.Deferred answer, Flight flight, CacheRequest request, String page,
-			boolean admitted, CachedResponse fallback, Stored stored, long purgesAtStart) {
-		boolean kept = false;
-		if (stored instanceof CachedResponse entry) {
-			long now = this.clock.getAsLong();
-			// A purge since the read began may have removed this entry from the store: it must not come back.
-			if (this.purges.get() == purgesAtStart && entry.isFresh(now)) {
-				if (!this.localTier) {
-					this.flights.remove(flight.key(), flight);
-					List<Lookup.Deferred> waiters = flight.land();
-					completeFrom(answer, entry, CacheTier.SHARED);
-					for (Lookup.Deferred waiter : waiters) {
-						completeFrom(waiter, entry, CacheTier.SHARED);
-					}
-					entry.release();
-					release(fallback);
-					return;
-				}
-				this.local.put(entry.key(), entry);
-				kept = true;
-			}
-			else {
-				entry.release();
-			}
-		}
-		if (kept) {
-			this.flights.remove(flight.key(), flight);
-			List<Lookup.Deferred> waiters = flight.land();
-			answer.complete(() -> {
-				Lookup hit = fromLocal(request, page, CacheTier.SHARED);
-				if (hit != null) {
-					release(fallback);
-					return hit;
-				}
-				return new Lookup.Miss(new Ticket(this, request, page, null, Ticket.Role.FOLLOWER, false,
-						CacheTier.SHARED, fallback));
-			});
-			for (Lookup.Deferred waiter : waiters) {
-				waiter.complete(() -> afterFlight(waiter.request(), true));
-			}
-			return;
-		}
-		if (!answer.complete(() -> new Lookup.Miss(
-				new Ticket(this, request, page, flight, Ticket.Role.LEADER, admitted, CacheTier.SHARED, fallback)))) {
-			release(fallback);
-			land(flight, null, false);
-		}
 	}
 
 	// Storing
@@ -432,15 +367,8 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 			this.local.put(entry.key(), entry);
 		}
 		this.counters.add(CacheCounters.STORES, 1);
-		if (this.shared != null && servable > 0) {
-			byte[] bytes = SharedEntryFormat.encode(entry);
-			Duration ttl = Duration.ofMillis(servable);
-			if (bytes != null) {
-				this.shared.put(SharedTierClient.key(page, variant), bytes, ttl, metadata.tags());
-			}
-			if (marker != null) {
-				this.shared.put(SharedTierClient.key(page, ""), SharedEntryFormat.encode(marker), ttl, metadata.tags());
-			}
+		if (this.shared != null) {
+			this.shared.store(entry, marker, servable);
 		}
 		return entry;
 	}
@@ -460,42 +388,22 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 
 	@Override
 	public long purgeKey(String key) {
-		return purge(new Purge(Purge.Kind.KEY, key));
+		return this.purges.purge(new Purge(Purge.Kind.KEY, key));
 	}
 
 	@Override
 	public long purgePrefix(String prefix) {
-		return purge(new Purge(Purge.Kind.PREFIX, prefix));
+		return this.purges.purge(new Purge(Purge.Kind.PREFIX, prefix));
 	}
 
 	@Override
 	public long purgeTag(String tag) {
-		return purge(new Purge(Purge.Kind.TAG, tag));
+		return this.purges.purge(new Purge(Purge.Kind.TAG, tag));
 	}
 
 	@Override
 	public long purgeAll() {
-		return purge(new Purge(Purge.Kind.ALL, ""));
-	}
-
-	private long purge(Purge purge) {
-		long dropped = applyLocally(purge);
-		if (this.shared != null) {
-			this.shared.purge(purge);
-		}
-		return dropped;
-	}
-
-	/**
-	 * Drop what a purge names from this instance's memory: a purge made here, or heard from another instance.
-	 * @param purge the purge
-	 * @return the entries dropped
-	 */
-	long applyLocally(Purge purge) {
-		this.purges.incrementAndGet();
-		long dropped = this.local.drop(purge);
-		this.counters.add(CacheCounters.PURGED, dropped);
-		return dropped;
+		return this.purges.purge(new Purge(Purge.Kind.ALL, ""));
 	}
 
 	// Figures
@@ -526,93 +434,10 @@ public final class DefaultPageCache implements PageCache, AutoCloseable {
 		}
 	}
 
-	private static void release(CachedResponse entry) {
+	static void release(CachedResponse entry) {
 		if (entry != null) {
 			entry.release();
 		}
-	}
-
-	/**
-	 * Builds a {@link DefaultPageCache}.
-	 */
-	public static final class Builder {
-
-		private final PageCacheConfig config;
-
-		private SharedTier sharedTier;
-
-		private List<VariantEncoder> encoders = List.of(new GzipVariantEncoder());
-
-		private Executor variantExecutor = ForkJoinPool.commonPool();
-
-		private ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
-
-		private LongSupplier clock = System::currentTimeMillis;
-
-		private Builder(PageCacheConfig config) {
-			this.config = config;
-		}
-
-		/**
-		 * The shared tier, used when {@link SharedTierConfig#enabled()}; the cache closes it when it closes.
-		 * @param sharedTier the tier
-		 * @return this builder
-		 */
-		public Builder sharedTier(SharedTier sharedTier) {
-			this.sharedTier = sharedTier;
-			return this;
-		}
-
-		/**
-		 * The encoders of compressed variants, most preferred first (default: gzip). For Brotli and Zstandard too:
-		 * {@link CompressedVariantEncoder#available()}.
-		 * @param encoders the encoders
-		 * @return this builder
-		 */
-		public Builder encoders(List<VariantEncoder> encoders) {
-			this.encoders = List.copyOf(encoders);
-			return this;
-		}
-
-		/**
-		 * Where variants of bodies over {@link PageCacheConfig#offLoopVariantSize()} are made (default: the common
-		 * fork-join pool).
-		 * @param variantExecutor the executor
-		 * @return this builder
-		 */
-		public Builder variantExecutor(Executor variantExecutor) {
-			this.variantExecutor = variantExecutor;
-			return this;
-		}
-
-		/**
-		 * Where entries are allocated (default: Netty's pooled allocator, direct buffers).
-		 * @param alloc the allocator
-		 * @return this builder
-		 */
-		public Builder allocator(ByteBufAllocator alloc) {
-			this.alloc = alloc;
-			return this;
-		}
-
-		/**
-		 * The clock of ages and lifetimes, in milliseconds since the epoch (default: the system's).
-		 * @param clock the clock
-		 * @return this builder
-		 */
-		public Builder clock(LongSupplier clock) {
-			this.clock = clock;
-			return this;
-		}
-
-		public DefaultPageCache build() {
-			if (this.config.shared().enabled() && this.sharedTier == null) {
-				throw new IllegalStateException("The page cache's shared tier is enabled but no SharedTier was given: "
-						+ "configure a Redis connection (spring.data.redis.*) or disable khamsin.page-cache.shared");
-			}
-			return new DefaultPageCache(this);
-		}
-
 	}
 
 }

@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The page cache's side of the shared tier: every call bounded by the tier's timeout, every failure counted, and,
- * after a failure, the tier left alone for the retry interval so that an outage costs requests at most one timeout
- * per interval. Answers complete on the tier's threads or the timer's; the cache hops onto each request's loop.
+ * The page cache's side of the shared tier: its keys and its format both ways, every call bounded by the tier's
+ * timeout, every failure counted, and, after a failure, the tier left alone for the retry interval so that an outage
+ * costs requests at most one timeout per interval. Answers complete on the tier's threads or the timer's; the cache
+ * hops onto each request's loop.
  */
 final class SharedTierClient {
 
@@ -52,7 +53,7 @@ final class SharedTierClient {
 		return bounded(call(() -> this.tier.get(key)), "read " + key);
 	}
 
-	void put(String key, byte[] value, Duration ttl, Collection<String> tags) {
+	private void put(String key, byte[] value, Duration ttl, Collection<String> tags) {
 		if (!available()) {
 			return;
 		}
@@ -61,6 +62,27 @@ final class SharedTierClient {
 				this.counters.add(CacheCounters.SHARED_STORES, 1);
 			}
 		});
+	}
+
+	/**
+	 * Write an entry just stored, and its page's marker when the page's responses vary, for as long as they may be
+	 * served.
+	 * @param entry the entry
+	 * @param marker the page's marker, or {@code null}
+	 * @param servableMillis how long from now the entry may be served, fresh or stale
+	 */
+	void store(CachedResponse entry, VaryMarker marker, long servableMillis) {
+		if (servableMillis <= 0) {
+			return;
+		}
+		byte[] bytes = SharedEntryFormat.encode(entry);
+		Duration ttl = Duration.ofMillis(servableMillis);
+		if (bytes != null) {
+			put(key(entry.page(), entry.variant()), bytes, ttl, entry.tags());
+		}
+		if (marker != null) {
+			put(key(entry.page(), ""), SharedEntryFormat.encode(marker), ttl, entry.tags());
+		}
 	}
 
 	CompletableFuture<Long> purge(Purge purge) {

@@ -8,9 +8,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.server.reactive.SslInfo;
-
-import io.khamsin.container.metrics.Protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,44 +45,8 @@ class RequestUrisTests {
 	}
 
 	private static ConnectionInfo connection(String scheme) {
-		return new ConnectionInfo() {
-
-			@Override
-			public Protocol protocol() {
-				return Protocol.H1;
-			}
-
-			@Override
-			public String scheme() {
-				return scheme;
-			}
-
-			@Override
-			public SslInfo sslInfo() {
-				return null;
-			}
-
-			@Override
-			public InetSocketAddress remoteAddress() {
-				return new InetSocketAddress("127.0.0.1", 50000);
-			}
-
-			@Override
-			public InetSocketAddress localAddress() {
-				return new InetSocketAddress("127.0.0.1", 8080);
-			}
-
-			@Override
-			public boolean framed() {
-				return false;
-			}
-
-			@Override
-			public boolean userspaceTls() {
-				return false;
-			}
-
-		};
+		return new PlainConnection(scheme, new InetSocketAddress("127.0.0.1", 50000),
+				new InetSocketAddress("127.0.0.1", 8080));
 	}
 
 	private static HttpRequest request(String target, String host) {

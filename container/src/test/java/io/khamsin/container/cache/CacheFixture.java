@@ -35,7 +35,7 @@ public final class CacheFixture implements AutoCloseable {
 		return this.loops.next();
 	}
 
-	public DefaultPageCache.Builder builder(PageCacheConfig config) {
+	public PageCacheBuilder builder(PageCacheConfig config) {
 		return DefaultPageCache.builder(config).clock(this.now::get);
 	}
 
