@@ -13,7 +13,7 @@ import io.khamsin.container.metrics.Protocol;
  * @param remoteAddress the client's address, or {@code null}
  * @param localAddress the address the client connected to, or {@code null}
  */
-record PlainConnection(String scheme, InetSocketAddress remoteAddress, InetSocketAddress localAddress)
+public record PlainConnection(String scheme, InetSocketAddress remoteAddress, InetSocketAddress localAddress)
 		implements ConnectionInfo {
 
 	@Override

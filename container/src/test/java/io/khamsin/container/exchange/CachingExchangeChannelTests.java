@@ -21,6 +21,7 @@ import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.khamsin.container.bridge.PlainConnection;
 import io.khamsin.container.cache.CacheFixture;
 import io.khamsin.container.cache.CacheResult;
 import io.khamsin.container.cache.DefaultPageCache;
@@ -146,44 +147,7 @@ class CachingExchangeChannelTests {
 
 		@Override
 		public io.khamsin.container.bridge.ConnectionInfo connection() {
-			return new io.khamsin.container.bridge.ConnectionInfo() {
-
-				@Override
-				public io.khamsin.container.metrics.Protocol protocol() {
-					return io.khamsin.container.metrics.Protocol.H1;
-				}
-
-				@Override
-				public String scheme() {
-					return "http";
-				}
-
-				@Override
-				public org.springframework.http.server.reactive.SslInfo sslInfo() {
-					return null;
-				}
-
-				@Override
-				public java.net.InetSocketAddress remoteAddress() {
-					return null;
-				}
-
-				@Override
-				public java.net.InetSocketAddress localAddress() {
-					return null;
-				}
-
-				@Override
-				public boolean framed() {
-					return false;
-				}
-
-				@Override
-				public boolean userspaceTls() {
-					return false;
-				}
-
-			};
+			return new PlainConnection("http", null, null);
 		}
 
 		@Override
