@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.stream.Stream;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -12,6 +14,9 @@ import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -24,18 +29,20 @@ import org.springframework.boot.web.server.WebServerSslBundle;
 import org.springframework.context.annotation.Configuration;
 
 import io.khamsin.container.test.TestCertificates;
+import io.khamsin.container.test.TestCertificates.KeyType;
 import io.khamsin.container.test.TlsClient;
 import io.khamsin.container.test.TlsTestServer;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsContexts;
+import io.khamsin.container.tls.TlsProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A PEM bundle with {@code reload-on-update=true}, watched by Boot's own SSL auto-configuration: when its files are
- * replaced on disk, the next connection gets the new certificate without a restart, and a broken update leaves the
- * previous certificate serving.
+ * replaced on disk, the next connection gets the new certificate without a restart, whatever its key type and
+ * provider, and a broken update leaves the previous certificate serving.
  */
 @Timeout(90)
 class SslBundleReloadTests {
@@ -51,22 +58,29 @@ class SslBundleReloadTests {
 
 	}
 
-	private ApplicationContextRunner runner(Path certificate, Path key) {
+	private ApplicationContextRunner runner(Path certificate, Path key, TlsProvider provider) {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
 			.withUserConfiguration(TlsPropertiesConfiguration.class)
 			.withPropertyValues("spring.ssl.bundle.pem.web.keystore.certificate=file:" + certificate,
 					"spring.ssl.bundle.pem.web.keystore.private-key=file:" + key,
 					"spring.ssl.bundle.pem.web.reload-on-update=true", "spring.ssl.bundle.watch.file.quiet-period=200ms",
-					"server.ssl.bundle=web", "khamsin.tls.provider=auto");
+					"server.ssl.bundle=web", "khamsin.tls.provider=" + provider.name().toLowerCase(Locale.ROOT));
 	}
 
-	@Test
-	void aCertificateReplacedOnDiskIsServedToTheNextConnection() throws Exception {
+	static Stream<Arguments> keyTypesOnEachProvider() {
+		return Stream.of(TlsProvider.AUTO, TlsProvider.JDK)
+			.flatMap((provider) -> Stream.of(KeyType.EC, KeyType.RSA, KeyType.ED25519)
+				.map((type) -> Arguments.of(provider, type)));
+	}
+
+	@ParameterizedTest(name = "{1} on {0}")
+	@MethodSource("keyTypesOnEachProvider")
+	void aCertificateReplacedOnDiskIsServedToTheNextConnection(TlsProvider provider, KeyType type) throws Exception {
 		Path certificate = this.dir.resolve("server.crt");
 		Path key = this.dir.resolve("server.key");
-		TestCertificates.Issued first = this.certificates.server("localhost");
+		TestCertificates.Issued first = this.certificates.server(type, "localhost");
 		first.writePem(certificate, key);
-		runner(certificate, key).run((context) -> {
+		runner(certificate, key, provider).run((context) -> {
 			Ssl ssl = Binder.get(context.getEnvironment()).bind("server.ssl", Ssl.class).get();
 			SslBundles bundles = context.getBean(SslBundles.class);
 			KhamsinTlsProperties properties = context.getBean(KhamsinTlsProperties.class);
@@ -76,7 +90,7 @@ class SslBundleReloadTests {
 			SslBundleReloader.register(ssl, bundles, contexts);
 			try (TlsTestServer server = TlsTestServer.start(contexts)) {
 				assertThat(served(server)).isEqualTo(first.certificate());
-				TestCertificates.Issued second = this.certificates.server("localhost");
+				TestCertificates.Issued second = this.certificates.server(type, "localhost");
 				Path staged = this.dir.resolve("staged");
 				Files.createDirectories(staged);
 				second.writePem(staged.resolve("server.crt"), staged.resolve("server.key"));

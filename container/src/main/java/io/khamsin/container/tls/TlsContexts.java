@@ -1,5 +1,6 @@
 package io.khamsin.container.tls;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,8 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The one place where TLS contexts are made: one Netty {@link SslContext} per identity of a {@link TlsConfig}
  * (the default and one per SNI host name), on the implementation chosen once here (BoringSSL when it loads, else
- * the JDK), with the session ticket keys they share. {@link #update} rebuilds one identity's context and swaps it
- * in atomically: connections that arrive afterwards get it, open ones keep the one they started with.
+ * the JDK; under {@code auto}, the JDK for an identity whose key BoringSSL cannot sign with, said at start), each
+ * proved by a handshake in memory before it serves, with the session ticket keys they share. {@link #update}
+ * rebuilds one identity's context and swaps it in atomically: connections that arrive afterwards get it, open ones
+ * keep the one they started with.
  *
  * <p>From a plain {@code main}, with a development certificate:
  *
@@ -48,17 +51,24 @@ public final class TlsContexts {
 		this.provider = provider;
 		this.factory = new TlsContextFactory(config, provider);
 		this.ticketKeys = new TicketKeys(config.ticketKeyRotation(), clock);
-		Map<String, SslContext> named = new HashMap<>();
+		Map<String, TlsIdentity> named = new HashMap<>();
 		config.serverNames().forEach((name, material) -> named.put(name, build(material)));
-		this.selection.set(new Selection(build(config.material()), named, config.material(), config.serverNames()));
+		this.selection.set(new Selection(build(config.material()), Map.copyOf(named)));
+		this.selection.get().identities().forEach((identity) -> {
+			if (identity.jdkReason() != null) {
+				logger.info("khamsin serves {} on {} ({})", identity.material().description(), identity.providerName(),
+						identity.jdkReason());
+			}
+		});
 	}
 
 	/**
 	 * Build every context of a configuration, failing on the first identity that cannot serve.
 	 * @param config the configuration
 	 * @return the contexts
-	 * @throws IllegalStateException when BoringSSL was required and does not load, or an identity holds no key,
-	 * a suite no implementation knows, or material the implementation refuses
+	 * @throws IllegalStateException when BoringSSL was required and does not load or cannot sign with an identity's
+	 * key, or an identity holds no key, a key that is not its certificate's, a suite no implementation knows, or
+	 * material the implementation refuses
 	 */
 	public static TlsContexts build(TlsConfig config) {
 		return build(config, System::nanoTime);
@@ -75,10 +85,10 @@ public final class TlsContexts {
 		return new TlsContexts(config, provider, clock);
 	}
 
-	private SslContext build(TlsMaterial material) {
-		SslContext context = this.factory.create(material);
-		this.ticketKeys.applyTo(context);
-		return context;
+	private TlsIdentity build(TlsMaterial material) {
+		TlsIdentity identity = this.factory.create(material);
+		this.ticketKeys.applyTo(identity.context());
+		return identity;
 	}
 
 	/**
@@ -96,19 +106,19 @@ public final class TlsContexts {
 	 * may be new. The context is built before it is swapped in, so a bad material leaves the old one serving.
 	 * @param serverName the host name, or {@code null} for the default identity
 	 * @param material the new material
-	 * @throws IllegalStateException when the material cannot serve
+	 * @throws IllegalStateException when the material cannot serve (its test handshake fails)
 	 */
 	public void update(String serverName, TlsMaterial material) {
 		if (material == null) {
 			throw new IllegalArgumentException("material must not be null");
 		}
-		SslContext context = build(material);
+		TlsIdentity identity = build(material);
 		String name = (serverName != null) ? serverName.toLowerCase(Locale.ROOT) : null;
-		this.selection.updateAndGet((current) -> current.with(name, context, material));
+		this.selection.updateAndGet((current) -> current.with(name, identity));
 		// A rotation between the build and the swap gave the keys to the contexts then in force only.
-		this.ticketKeys.applyTo(context);
-		logger.info("khamsin now serves {} for {}", material.description(),
-				(name != null) ? "server name " + name : "the default host");
+		this.ticketKeys.applyTo(identity.context());
+		logger.info("khamsin now serves {} for {} on {}", material.description(),
+				(name != null) ? "server name " + name : "the default host", identity.describeProvider());
 		for (BiConsumer<String, TlsMaterial> listener : this.updateListeners) {
 			listener.accept(name, material);
 		}
@@ -132,9 +142,7 @@ public final class TlsContexts {
 	 */
 	void rotateTicketKeysIfDue() {
 		if (this.ticketKeys.due() && this.ticketKeys.rotateIfDue()) {
-			Selection current = this.selection.get();
-			this.ticketKeys.applyTo(current.defaultContext());
-			current.named().values().forEach(this.ticketKeys::applyTo);
+			this.selection.get().identities().forEach((identity) -> this.ticketKeys.applyTo(identity.context()));
 		}
 	}
 
@@ -150,12 +158,13 @@ public final class TlsContexts {
 	/** @return the material each identity serves now, keyed by host name, the default under {@code null} */
 	public Map<String, TlsMaterial> materials() {
 		Selection current = this.selection.get();
-		Map<String, TlsMaterial> materials = new HashMap<>(current.materials());
-		materials.put(null, current.defaultMaterial());
+		Map<String, TlsMaterial> materials = new HashMap<>();
+		current.named().forEach((name, identity) -> materials.put(name, identity.material()));
+		materials.put(null, current.defaultIdentity().material());
 		return materials;
 	}
 
-	/** @return whether BoringSSL runs the handshakes */
+	/** @return whether BoringSSL runs the handshakes (of every identity whose key it can sign with) */
 	public boolean openSsl() {
 		return this.provider.openSsl();
 	}
@@ -180,14 +189,19 @@ public final class TlsContexts {
 	 * @return e.g. {@code "netty-tcnative loaded"}, {@code "khamsin.tls.provider=jdk"} or why BoringSSL did not load
 	 */
 	public String providerReason() {
-		if (this.provider.fallbackReason() != null) {
-			return this.provider.fallbackReason();
+		StringBuilder reason = new StringBuilder((this.provider.fallbackReason() != null) ? this.provider.fallbackReason()
+				: switch (this.config.provider()) {
+					case AUTO -> "netty-tcnative loaded";
+					case OPENSSL -> "khamsin.tls.provider=openssl";
+					case JDK -> "khamsin.tls.provider=jdk";
+				});
+		for (TlsIdentity identity : this.selection.get().identities()) {
+			if (identity.jdkReason() != null) {
+				reason.append("; ").append(identity.material().description()).append(" on ")
+					.append(identity.describeProvider());
+			}
 		}
-		return switch (this.config.provider()) {
-			case AUTO -> "netty-tcnative loaded";
-			case OPENSSL -> "khamsin.tls.provider=openssl";
-			case JDK -> "khamsin.tls.provider=jdk";
-		};
+		return reason.toString();
 	}
 
 	/** @return the application protocols offered by ALPN, in order */
@@ -195,33 +209,40 @@ public final class TlsContexts {
 		return this.config.alpnProtocols();
 	}
 
-	private record Selection(SslContext defaultContext, Map<String, SslContext> named, TlsMaterial defaultMaterial,
-			Map<String, TlsMaterial> materials) {
+	/**
+	 * The identities in force: the default and one per host name.
+	 */
+	private record Selection(TlsIdentity defaultIdentity, Map<String, TlsIdentity> named) {
 
 		SslContext select(String hostName) {
 			if (hostName == null || this.named.isEmpty()) {
-				return this.defaultContext;
+				return this.defaultIdentity.context();
 			}
 			String name = hostName.toLowerCase(Locale.ROOT);
-			SslContext context = this.named.get(name);
-			if (context == null) {
+			TlsIdentity identity = this.named.get(name);
+			if (identity == null) {
 				int dot = name.indexOf('.');
 				if (dot > 0) {
-					context = this.named.get("*" + name.substring(dot));
+					identity = this.named.get("*" + name.substring(dot));
 				}
 			}
-			return (context != null) ? context : this.defaultContext;
+			return ((identity != null) ? identity : this.defaultIdentity).context();
 		}
 
-		Selection with(String name, SslContext context, TlsMaterial material) {
+		Selection with(String name, TlsIdentity identity) {
 			if (name == null) {
-				return new Selection(context, this.named, material, this.materials);
+				return new Selection(identity, this.named);
 			}
-			Map<String, SslContext> named = new HashMap<>(this.named);
-			named.put(name, context);
-			Map<String, TlsMaterial> materials = new HashMap<>(this.materials);
-			materials.put(name, material);
-			return new Selection(this.defaultContext, Map.copyOf(named), this.defaultMaterial, Map.copyOf(materials));
+			Map<String, TlsIdentity> named = new HashMap<>(this.named);
+			named.put(name, identity);
+			return new Selection(this.defaultIdentity, Map.copyOf(named));
+		}
+
+		List<TlsIdentity> identities() {
+			List<TlsIdentity> all = new ArrayList<>(this.named.size() + 1);
+			all.add(this.defaultIdentity);
+			all.addAll(this.named.values());
+			return all;
 		}
 
 	}

@@ -57,14 +57,12 @@ final class TlsDetector extends ChannelInboundHandlerAdapter {
 		int first = bytes.getUnsignedByte(bytes.readerIndex());
 		if (first == HANDSHAKE_RECORD) {
 			ChannelPipeline pipeline = ctx.pipeline();
-			String previous = ctx.name();
-			if (!this.contexts.openSsl()) {
-				RenegotiationGuard guard = new RenegotiationGuard(this.figures);
-				this.recorder.guard(guard);
-				pipeline.addAfter(previous, TlsHandlers.RENEGOTIATION, guard);
-				previous = TlsHandlers.RENEGOTIATION;
-			}
-			pipeline.addAfter(previous, TlsHandlers.SNI, new SniSelector(this.contexts));
+			// In front of the SNI stage, so that it reads every record from the first; it leaves when the identity
+			// chosen runs on BoringSSL.
+			RenegotiationGuard guard = new RenegotiationGuard(this.figures);
+			this.recorder.guard(guard);
+			pipeline.addAfter(ctx.name(), TlsHandlers.RENEGOTIATION, guard);
+			pipeline.addAfter(TlsHandlers.RENEGOTIATION, TlsHandlers.SNI, new SniSelector(this.contexts, this.recorder));
 			pipeline.addAfter(TlsHandlers.SNI, TlsHandlers.HANDSHAKE, this.recorder);
 			ctx.fireChannelRead(bytes);
 			pipeline.remove(this);
