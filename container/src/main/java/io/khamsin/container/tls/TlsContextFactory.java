@@ -69,7 +69,7 @@ final class TlsContextFactory {
 					+ " on " + provider.name() + " (" + rootMessage(ex) + "): check that the private key belongs to the"
 					+ " certificate and is of a type " + provider.name() + " can sign with", ex);
 		}
-		return new TlsIdentity(material, context, provider.name(), cannotSign);
+		return new TlsIdentity(material, context, provider.name(), cannotSign, TicketKeys.of(context));
 	}
 
 	private SslContext build(TlsMaterial material, ResolvedProvider provider, List<String> protocols,

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * The one place where TLS contexts are made: one Netty {@link SslContext} per identity of a {@link TlsConfig}
  * (the default and one per SNI host name), on the implementation chosen once here (BoringSSL when it loads, else
  * the JDK; under {@code auto}, the JDK for an identity whose key BoringSSL cannot sign with, said at start), each
- * proved by a handshake in memory before it serves, with the session ticket keys they share. {@link #update}
+ * proved by a handshake in memory before it serves, with session ticket keys of its own. {@link #update}
  * rebuilds one identity's context and swaps it in atomically: connections that arrive afterwards get it, open ones
  * keep the one they started with.
  *
@@ -40,7 +40,7 @@ public final class TlsContexts {
 
 	private final TlsContextFactory factory;
 
-	private final TicketKeys ticketKeys;
+	private final TicketKeyRotation ticketKeyRotation;
 
 	private final AtomicReference<Selection> selection = new AtomicReference<>();
 
@@ -50,7 +50,7 @@ public final class TlsContexts {
 		this.config = config;
 		this.provider = provider;
 		this.factory = new TlsContextFactory(config, provider);
-		this.ticketKeys = new TicketKeys(config.ticketKeyRotation(), clock);
+		this.ticketKeyRotation = new TicketKeyRotation(config.ticketKeyRotation(), clock);
 		Map<String, TlsIdentity> named = new HashMap<>();
 		config.serverNames().forEach((name, material) -> named.put(name, build(material)));
 		this.selection.set(new Selection(build(config.material()), Map.copyOf(named)));
@@ -86,9 +86,7 @@ public final class TlsContexts {
 	}
 
 	private TlsIdentity build(TlsMaterial material) {
-		TlsIdentity identity = this.factory.create(material);
-		this.ticketKeys.applyTo(identity.context());
-		return identity;
+		return this.factory.create(material);
 	}
 
 	/**
@@ -115,8 +113,6 @@ public final class TlsContexts {
 		TlsIdentity identity = build(material);
 		String name = (serverName != null) ? serverName.toLowerCase(Locale.ROOT) : null;
 		this.selection.updateAndGet((current) -> current.with(name, identity));
-		// A rotation between the build and the swap gave the keys to the contexts then in force only.
-		this.ticketKeys.applyTo(identity.context());
 		logger.info("khamsin now serves {} for {} on {}", material.description(),
 				(name != null) ? "server name " + name : "the default host", identity.describeProvider());
 		for (BiConsumer<String, TlsMaterial> listener : this.updateListeners) {
@@ -141,13 +137,13 @@ public final class TlsContexts {
 	 * clock read when nothing is due.
 	 */
 	void rotateTicketKeysIfDue() {
-		if (this.ticketKeys.due() && this.ticketKeys.rotateIfDue()) {
-			this.selection.get().identities().forEach((identity) -> this.ticketKeys.applyTo(identity.context()));
+		if (this.ticketKeyRotation.due() && this.ticketKeyRotation.rotateIfDue()) {
+			this.selection.get().identities().forEach((identity) -> identity.ticketKeys().rotate());
 		}
 	}
 
-	TicketKeys ticketKeys() {
-		return this.ticketKeys;
+	TicketKeyRotation ticketKeyRotation() {
+		return this.ticketKeyRotation;
 	}
 
 	/** @return the configuration the contexts were built from (identities as first given) */

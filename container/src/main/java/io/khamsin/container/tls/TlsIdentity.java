@@ -10,8 +10,10 @@ import io.netty.handler.ssl.SslContext;
  * @param context the context built and proved from it
  * @param providerName the implementation, e.g. {@code BoringSSL} or {@code JDK 17}
  * @param jdkReason why the JDK runs this identity although BoringSSL runs the others, or {@code null}
+ * @param ticketKeys the keys of its session tickets, its own
  */
-record TlsIdentity(TlsMaterial material, SslContext context, String providerName, String jdkReason) {
+record TlsIdentity(TlsMaterial material, SslContext context, String providerName, String jdkReason,
+		TicketKeys ticketKeys) {
 
 	/** @return whether BoringSSL runs this identity's handshakes */
 	boolean openSsl() {

@@ -55,10 +55,10 @@ class TicketKeyRotationTests {
 			assertThat(handshake(server, "-sess_in", ticket)).startsWith("Reused");
 			this.now.addAndGet(INTERVAL.toNanos());
 			assertThat(handshake(server, "-sess_in", ticket)).as("under the previous key").startsWith("Reused");
-			assertThat(contexts.ticketKeys().rotations()).isEqualTo(1);
+			assertThat(contexts.ticketKeyRotation().rotations()).isEqualTo(1);
 			this.now.addAndGet(INTERVAL.toNanos());
 			assertThat(handshake(server, "-sess_in", ticket)).as("its key rotated out").startsWith("New");
-			assertThat(contexts.ticketKeys().rotations()).isEqualTo(2);
+			assertThat(contexts.ticketKeyRotation().rotations()).isEqualTo(2);
 			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 				assertThat(server.figures().totals().full()).isEqualTo(2);
 				assertThat(server.figures().totals().resumed()).isEqualTo(2);
@@ -68,7 +68,7 @@ class TicketKeyRotationTests {
 
 	@Test
 	void noRotationHappensBeforeAnIntervalHasPassed() {
-		TicketKeys keys = new TicketKeys(INTERVAL, this.now::get);
+		TicketKeyRotation keys = new TicketKeyRotation(INTERVAL, this.now::get);
 		this.now.addAndGet(INTERVAL.toNanos() - 1);
 		assertThat(keys.due()).isFalse();
 		assertThat(keys.rotateIfDue()).isFalse();
