@@ -1,11 +1,16 @@
 package io.khamsin.container.tls;
 
 import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * When the session ticket keys of a listener's identities are replaced: once an interval has passed, checked when
- * the next connection arrives.
+ * The timer that replaces the session ticket keys of a listener's identities once per interval, on a reactor of the
+ * listener, whether or not connections arrive: an idle server keeps no key longer than it says. The first
+ * replacement comes one interval after the last one (or after the keys were made), so a server stopped and started
+ * again does not keep a key longer either.
  */
 final class TicketKeyRotation {
 
@@ -15,7 +20,7 @@ final class TicketKeyRotation {
 
 	private volatile long rotatedAt;
 
-	private long rotations;
+	private volatile long rotations;
 
 	TicketKeyRotation(Duration interval, LongSupplier clock) {
 		this.intervalNanos = interval.toNanos();
@@ -23,25 +28,23 @@ final class TicketKeyRotation {
 		this.rotatedAt = clock.getAsLong();
 	}
 
-	/** @return whether an interval has passed since the last rotation; cheap, called per connection */
-	boolean due() {
-		return this.clock.getAsLong() - this.rotatedAt >= this.intervalNanos;
-	}
-
 	/**
-	 * Count a rotation when due.
-	 * @return whether the keys are to be replaced now
+	 * Start the timer.
+	 * @param executor where it runs
+	 * @param rotate what replaces the keys
+	 * @return the timer
 	 */
-	synchronized boolean rotateIfDue() {
-		if (!due()) {
-			return false;
-		}
-		this.rotations++;
-		this.rotatedAt = this.clock.getAsLong();
-		return true;
+	ScheduledFuture<?> start(ScheduledExecutorService executor, Runnable rotate) {
+		long firstDelay = Math.max(0, this.intervalNanos - (this.clock.getAsLong() - this.rotatedAt));
+		return executor.scheduleAtFixedRate(() -> {
+			rotate.run();
+			this.rotatedAt = this.clock.getAsLong();
+			this.rotations++;
+		}, firstDelay, this.intervalNanos, TimeUnit.NANOSECONDS);
 	}
 
-	synchronized long rotations() {
+	/** @return how often the keys were replaced */
+	long rotations() {
 		return this.rotations;
 	}
 

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
@@ -133,13 +135,22 @@ public final class TlsContexts {
 	}
 
 	/**
-	 * Rotate the session ticket keys when an interval has passed. Called for every new connection; costs one
-	 * clock read when nothing is due.
+	 * Replace every identity's session ticket keys once per {@link TlsConfig#ticketKeyRotation()}, on a timer of a
+	 * reactor, whether or not connections arrive. The timer ends with its reactor: a server starts it when its
+	 * reactors start, and its stop ends both.
+	 * @param reactor the event loop that runs the timer
+	 * @return the timer, to cancel it sooner
 	 */
-	void rotateTicketKeysIfDue() {
-		if (this.ticketKeyRotation.due() && this.ticketKeyRotation.rotateIfDue()) {
-			this.selection.get().identities().forEach((identity) -> identity.ticketKeys().rotate());
+	public ScheduledFuture<?> startTicketKeyRotation(ScheduledExecutorService reactor) {
+		if (reactor == null) {
+			throw new IllegalArgumentException("reactor must not be null");
 		}
+		return this.ticketKeyRotation.start(reactor, this::rotateTicketKeys);
+	}
+
+	/** Replace every identity's session ticket keys now. */
+	void rotateTicketKeys() {
+		this.selection.get().identities().forEach((identity) -> identity.ticketKeys().rotate());
 	}
 
 	TicketKeyRotation ticketKeyRotation() {

@@ -62,7 +62,6 @@ public final class TlsHandlers {
 	 * @return the handler, for this connection only
 	 */
 	public ChannelHandler newHandler(Channel channel) {
-		this.contexts.rotateTicketKeysIfDue();
 		return new TlsDetector(this.contexts, this.figures.reactor(channel.eventLoop()),
 				this.contexts.config().handshakeTimeout().toMillis());
 	}
