@@ -19,6 +19,12 @@ public enum HandshakeFailure {
 	/** The client offered only protocols khamsin does not speak (SSL 3, TLS 1.0, TLS 1.1). */
 	PROTOCOL_VERSION,
 
+	/**
+	 * The client offered by ALPN only application protocols the listener does not speak, and was answered with the
+	 * {@code no_application_protocol} alert (RFC 7301 section 3.2).
+	 */
+	NO_APPLICATION_PROTOCOL,
+
 	/** The client and the server share no cipher suite (or no signature scheme or group). */
 	NO_SHARED_CIPHER,
 

@@ -44,6 +44,8 @@ public final class TlsContexts {
 
 	private final TicketKeyRotation ticketKeyRotation;
 
+	private final AlpnOffer alpnOffer;
+
 	private final AtomicReference<Selection> selection = new AtomicReference<>();
 
 	private final List<BiConsumer<String, TlsMaterial>> updateListeners = new CopyOnWriteArrayList<>();
@@ -53,6 +55,7 @@ public final class TlsContexts {
 		this.provider = provider;
 		this.factory = new TlsContextFactory(config, provider);
 		this.ticketKeyRotation = new TicketKeyRotation(config.ticketKeyRotation(), clock);
+		this.alpnOffer = new AlpnOffer(config.alpnProtocols());
 		Map<String, TlsIdentity> named = new HashMap<>();
 		config.serverNames().forEach((name, material) -> named.put(name, build(material)));
 		this.selection.set(new Selection(build(config.material()), Map.copyOf(named)));
@@ -209,6 +212,10 @@ public final class TlsContexts {
 			}
 		}
 		return reason.toString();
+	}
+
+	AlpnOffer alpnOffer() {
+		return this.alpnOffer;
 	}
 
 	/** @return the application protocols offered by ALPN, in order */
