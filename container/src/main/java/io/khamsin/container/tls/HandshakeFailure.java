@@ -6,7 +6,9 @@ import java.util.Locale;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 
 /**
- * Why a connection to a TLS port did not complete its handshake, as counted in {@link TlsFigures}.
+ * Why a connection to a TLS port did not complete its handshake, as counted in {@link TlsFigures}. Every reason but
+ * {@link #OTHER} is the client's doing and is only counted. A connection that closes before it sends a byte made
+ * no handshake and has no reason: it is counted apart ({@link HandshakeCounts#closedBeforeHello()}).
  */
 public enum HandshakeFailure {
 
@@ -43,7 +45,10 @@ public enum HandshakeFailure {
 	/** The client closed the connection during the handshake (often: it did not trust the certificate). */
 	CLOSED,
 
-	/** Any other reason; the debug log of {@code io.khamsin.container.tls} says which. */
+	/**
+	 * Any other reason, not the client's doing as far as khamsin can tell: logged at WARN once a minute per cause,
+	 * with what to do; the debug log of {@code io.khamsin.container.tls} has each connection.
+	 */
 	OTHER;
 
 	/**

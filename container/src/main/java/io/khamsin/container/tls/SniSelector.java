@@ -55,6 +55,7 @@ final class SniSelector extends SniHandler {
 
 	@Override
 	protected void replaceHandler(ChannelHandlerContext ctx, String hostname, SslContext sslContext) {
+		this.recorder.serverName(hostname);
 		if (this.refusedAlpn != null) {
 			this.recorder.failed(ctx.channel(), HandshakeFailure.NO_APPLICATION_PROTOCOL,
 					"it offered by ALPN only " + this.refusedAlpn);

@@ -30,19 +30,22 @@ final class TlsDetector extends ChannelInboundHandlerAdapter {
 
 	private final TlsFigures.Reactor figures;
 
+	private final HandshakeFailureLog failureLog;
+
 	private final long timeoutMillis;
 
 	private HandshakeRecorder recorder;
 
-	TlsDetector(TlsContexts contexts, TlsFigures.Reactor figures, long timeoutMillis) {
+	TlsDetector(TlsContexts contexts, TlsFigures.Reactor figures, HandshakeFailureLog failureLog, long timeoutMillis) {
 		this.contexts = contexts;
 		this.figures = figures;
+		this.failureLog = failureLog;
 		this.timeoutMillis = timeoutMillis;
 	}
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
-		this.recorder = new HandshakeRecorder(this.figures, System.currentTimeMillis());
+		this.recorder = new HandshakeRecorder(this.figures, this.failureLog, System.currentTimeMillis());
 		ScheduledFuture<?> deadline = ctx.executor().schedule(() -> this.recorder.timedOut(ctx.channel()),
 				this.timeoutMillis, TimeUnit.MILLISECONDS);
 		this.recorder.deadline(deadline);
@@ -120,7 +123,8 @@ final class TlsDetector extends ChannelInboundHandlerAdapter {
 
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
-		this.recorder.closed(ctx.channel());
+		// Still here: the connection sent no byte (a first byte that is no TLS record was counted already).
+		this.recorder.closedBeforeHello();
 		ctx.fireChannelInactive();
 	}
 

@@ -39,6 +39,8 @@ public final class TlsHandlers {
 
 	private final TlsFigures figures;
 
+	private final HandshakeFailureLog failureLog = new HandshakeFailureLog();
+
 	/**
 	 * Create the handlers' factory of a TLS listener.
 	 * @param contexts the contexts to serve
@@ -62,7 +64,7 @@ public final class TlsHandlers {
 	 * @return the handler, for this connection only
 	 */
 	public ChannelHandler newHandler(Channel channel) {
-		return new TlsDetector(this.contexts, this.figures.reactor(channel.eventLoop()),
+		return new TlsDetector(this.contexts, this.figures.reactor(channel.eventLoop()), this.failureLog,
 				this.contexts.config().handshakeTimeout().toMillis());
 	}
 

@@ -18,8 +18,8 @@ public final class LogCapture implements AutoCloseable {
 
 	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-	private LogCapture(Class<?> source) {
-		this.logger = (Logger) LoggerFactory.getLogger(source);
+	private LogCapture(String name) {
+		this.logger = (Logger) LoggerFactory.getLogger(name);
 		this.appender.start();
 		this.logger.addAppender(this.appender);
 	}
@@ -30,7 +30,16 @@ public final class LogCapture implements AutoCloseable {
 	 * @return the capture
 	 */
 	public static LogCapture of(Class<?> source) {
-		return new LogCapture(source);
+		return new LogCapture(source.getName());
+	}
+
+	/**
+	 * Start capturing what the classes of a package log.
+	 * @param packageName the package, such as {@code io.khamsin.container.tls}
+	 * @return the capture
+	 */
+	public static LogCapture ofPackage(String packageName) {
+		return new LogCapture(packageName);
 	}
 
 	/**
