@@ -106,7 +106,8 @@ public final class TlsContexts {
 
 	/**
 	 * Replace the material of one identity: the default ({@code serverName} {@code null}) or a host name's, which
-	 * may be new. The context is built before it is swapped in, so a bad material leaves the old one serving.
+	 * may be new. The context is built before it is swapped in, so a bad material leaves the old one serving; material
+	 * the identity serves already (the same files written again) leaves the identity and its sessions as they are.
 	 * @param serverName the host name, or {@code null} for the default identity
 	 * @param material the new material
 	 * @throws IllegalStateException when the material cannot serve (its test handshake fails)
@@ -115,8 +116,14 @@ public final class TlsContexts {
 		if (material == null) {
 			throw new IllegalArgumentException("material must not be null");
 		}
-		TlsIdentity identity = build(material);
 		String name = (serverName != null) ? serverName.toLowerCase(Locale.ROOT) : null;
+		TlsIdentity served = this.selection.get().identity(name);
+		if (served != null && UnchangedMaterial.test(served.material(), material)) {
+			logger.debug("khamsin keeps serving {} for {}: the update holds the same keys, certificates and trust",
+					served.material().description(), (name != null) ? "server name " + name : "the default host");
+			return;
+		}
+		TlsIdentity identity = build(material);
 		this.selection.updateAndGet((current) -> current.with(name, identity));
 		logger.info("khamsin now serves {} for {} on {}", material.description(),
 				(name != null) ? "server name " + name : "the default host", identity.describeProvider());
@@ -241,6 +248,10 @@ public final class TlsContexts {
 				}
 			}
 			return ((identity != null) ? identity : this.defaultIdentity).context();
+		}
+
+		TlsIdentity identity(String name) {
+			return (name != null) ? this.named.get(name) : this.defaultIdentity;
 		}
 
 		Selection with(String name, TlsIdentity identity) {
