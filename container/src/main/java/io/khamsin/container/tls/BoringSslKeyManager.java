@@ -19,38 +19,40 @@ import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509KeyManager;
 
 /**
- * The key manager of an identity's BoringSSL context. Netty asks it for a key by the key types of TLS 1.2's suites
- * only (RSA, EC), so an Ed25519 key, which BoringSSL signs with in TLS 1.3 (RFC 8446 section 4.2.3) and in TLS 1.2's
- * ECDHE_ECDSA suites (RFC 8422 section 5.1.1), would never be chosen and every handshake would end in an
- * {@code internal_error} alert. This one answers such a request with the identity's Ed25519 key when it holds no RSA
- * or EC key, so that a native choice is never overridden.
+ * The key manager of an identity's BoringSSL context. Netty asks it for a key by the key types of the TLS 1.2 suites
+ * configured only (RSA, EC), in TLS 1.3 too, so an Ed25519 key, which BoringSSL signs with in TLS 1.3 (RFC 8446
+ * section 4.2.3) and in TLS 1.2's ECDHE_ECDSA suites (RFC 8422 section 5.1.1), was never chosen, nor an EC key when
+ * only ECDHE_RSA suites are configured, and every handshake ended in an {@code internal_error} alert. This one
+ * answers a request for a type the identity holds no key of with a key of the identity that BoringSSL can sign with
+ * (EC, then RSA, then Ed25519); a key of the type asked for is always the one answered, so a native choice is never
+ * overridden. BoringSSL then negotiates what that key can sign.
  */
 final class BoringSslKeyManager extends X509ExtendedKeyManager {
 
-	private static final String[] NATIVE_TYPES = { "RSA", "EC" };
-
-	private static final String[] EDDSA_TYPES = { "EdDSA", "Ed25519" };
+	/** The key types Netty does not ask for come last, so that one it asks for is answered first. */
+	private static final String[] SIGNABLE_TYPES = { "EC", "RSA", "EdDSA", "Ed25519" };
 
 	private static final List<String> CURVES = List.of("secp256r1", "secp384r1", "secp521r1");
 
 	private final X509KeyManager delegate;
 
-	private final String ed25519Alias;
+	private final String fallbackAlias;
 
-	private BoringSslKeyManager(X509KeyManager delegate, String ed25519Alias) {
+	private BoringSslKeyManager(X509KeyManager delegate, String fallbackAlias) {
 		this.delegate = delegate;
-		this.ed25519Alias = ed25519Alias;
+		this.fallbackAlias = fallbackAlias;
 	}
 
 	/**
 	 * The key manager BoringSSL is given for an identity's key managers.
 	 * @param managers the identity's key managers
-	 * @return the first X.509 key manager, answering for its Ed25519 key when it holds no RSA or EC key
+	 * @return the first X.509 key manager, answering with a key BoringSSL can sign with when asked for a type it
+	 * holds no key of
 	 */
 	static KeyManager of(KeyManager[] managers) {
 		for (KeyManager manager : managers) {
 			if (manager instanceof X509KeyManager x509) {
-				String alias = hasAlias(x509, NATIVE_TYPES) ? null : ed25519Alias(x509);
+				String alias = signableAlias(x509);
 				return (alias != null) ? new BoringSslKeyManager(x509, alias) : x509;
 			}
 		}
@@ -96,18 +98,8 @@ final class BoringSslKeyManager extends X509ExtendedKeyManager {
 		return false;
 	}
 
-	private static boolean hasAlias(X509KeyManager manager, String[] types) {
-		for (String type : types) {
-			String[] aliases = manager.getServerAliases(type, null);
-			if (aliases != null && aliases.length > 0) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static String ed25519Alias(X509KeyManager manager) {
-		for (String type : EDDSA_TYPES) {
+	private static String signableAlias(X509KeyManager manager) {
+		for (String type : SIGNABLE_TYPES) {
 			String[] aliases = manager.getServerAliases(type, null);
 			for (String alias : (aliases != null) ? aliases : new String[0]) {
 				X509Certificate[] chain = manager.getCertificateChain(alias);
@@ -124,13 +116,13 @@ final class BoringSslKeyManager extends X509ExtendedKeyManager {
 		String alias = (this.delegate instanceof X509ExtendedKeyManager extended)
 				? extended.chooseEngineServerAlias(keyType, issuers, engine)
 				: this.delegate.chooseServerAlias(keyType, issuers, null);
-		return (alias != null) ? alias : this.ed25519Alias;
+		return (alias != null) ? alias : this.fallbackAlias;
 	}
 
 	@Override
 	public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
 		String alias = this.delegate.chooseServerAlias(keyType, issuers, socket);
-		return (alias != null) ? alias : this.ed25519Alias;
+		return (alias != null) ? alias : this.fallbackAlias;
 	}
 
 	@Override

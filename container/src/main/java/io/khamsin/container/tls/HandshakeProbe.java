@@ -33,7 +33,7 @@ final class HandshakeProbe {
 	 * Complete one handshake per protocol with a server context.
 	 * @param server the context
 	 * @param protocols the protocols it offers
-	 * @throws SSLException when a handshake fails, with the server's or the client's reason
+	 * @throws SSLException when a handshake fails, with the protocol and the server's (else the client's) reason
 	 */
 	static void prove(SslContext server, List<String> protocols) throws SSLException {
 		for (String protocol : protocols) {
@@ -47,7 +47,8 @@ final class HandshakeProbe {
 					handshake(client, serverEngine);
 				}
 				catch (SSLException ex) {
-					throw serverFailure(serverEngine, ex);
+					SSLException failure = serverFailure(serverEngine, ex);
+					throw new SSLException(protocol + ": " + failure.getMessage(), failure);
 				}
 			}
 			finally {

@@ -59,15 +59,16 @@ final class TlsContextFactory {
 		List<String> protocols = material.protocols().isEmpty() ? this.config.protocols() : material.protocols();
 		SslContext context = build(material, provider, protocols, clientAuth());
 		try {
-			// A client that must present a certificate cannot be made here: the probe proves the server's side on
-			// a twin context that asks for none.
+			// About 0.1 s of CPU at start for the first identity on BoringSSL (the JDK client's first use) and some
+			// tens of ms for each further one, measured in fresh JVMs; a failure here would otherwise come at every
+			// client's handshake. A client that must present a certificate cannot be made here: the probe proves the
+			// server's side on a twin context that asks for none.
 			HandshakeProbe.prove((this.config.clientAuth() == TlsClientAuth.NEED)
 					? build(material, provider, protocols, ClientAuth.NONE) : context, protocols);
 		}
 		catch (SSLException | RuntimeException ex) {
 			throw new IllegalStateException("khamsin could not complete a test handshake with " + material.description()
-					+ " on " + provider.name() + " (" + rootMessage(ex) + "): check that the private key belongs to the"
-					+ " certificate and is of a type " + provider.name() + " can sign with", ex);
+					+ " on " + provider.name() + " (" + ex.getMessage() + "): " + advice(ex, provider), ex);
 		}
 		return new TlsIdentity(material, context, provider.name(), cannotSign, TicketKeys.of(context));
 	}
@@ -110,12 +111,13 @@ final class TlsContextFactory {
 		}
 	}
 
-	private static String rootMessage(Throwable failure) {
-		Throwable root = failure;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
+	private static String advice(Exception failure, ResolvedProvider provider) {
+		if (HandshakeFailure.of(failure) == HandshakeFailure.NO_SHARED_CIPHER) {
+			return "the cipher suites of that protocol include none this key can sign for (ECDHE_ECDSA suites for EC"
+					+ " and Ed25519 keys, ECDHE_RSA suites for RSA keys): add one, or leave the protocol out";
 		}
-		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
+		return "check that the private key belongs to the certificate and is of a type " + provider.name()
+				+ " can sign with";
 	}
 
 	/** BoringSSL drops a suite it does not know without a word; the JDK refuses it, and so do we. */

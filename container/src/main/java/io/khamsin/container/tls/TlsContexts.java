@@ -57,8 +57,8 @@ public final class TlsContexts {
 		this.ticketKeyRotation = new TicketKeyRotation(config.ticketKeyRotation(), clock);
 		this.alpnOffer = new AlpnOffer(config.alpnProtocols());
 		Map<String, TlsIdentity> named = new HashMap<>();
-		config.serverNames().forEach((name, material) -> named.put(name, build(material)));
-		this.selection.set(new Selection(build(config.material()), Map.copyOf(named)));
+		config.serverNames().forEach((name, material) -> named.put(name, this.factory.create(material)));
+		this.selection.set(new Selection(this.factory.create(config.material()), Map.copyOf(named)));
 		this.selection.get().identities().forEach((identity) -> {
 			if (identity.jdkReason() != null) {
 				logger.info("khamsin serves {} on {} ({})", identity.material().description(), identity.providerName(),
@@ -90,10 +90,6 @@ public final class TlsContexts {
 		return new TlsContexts(config, provider, clock);
 	}
 
-	private TlsIdentity build(TlsMaterial material) {
-		return this.factory.create(material);
-	}
-
 	/**
 	 * The context for the host name a client sent: its own identity's, a wildcard's ({@code *.example.com} for
 	 * {@code api.example.com}), else the default.
@@ -123,7 +119,7 @@ public final class TlsContexts {
 					served.material().description(), (name != null) ? "server name " + name : "the default host");
 			return;
 		}
-		TlsIdentity identity = build(material);
+		TlsIdentity identity = this.factory.create(material);
 		this.selection.updateAndGet((current) -> current.with(name, identity));
 		logger.info("khamsin now serves {} for {} on {}", material.description(),
 				(name != null) ? "server name " + name : "the default host", identity.describeProvider());

@@ -137,6 +137,19 @@ class TlsKeyTypeTests {
 
 	@ParameterizedTest
 	@EnumSource(names = { "OPENSSL", "JDK" })
+	void aProtocolWithNoSuiteTheKeyCanSignForFailsTheStartAndSaysWhich(TlsProvider provider) {
+		TlsConfig config = TlsConfig.builder(certificates.server("localhost").material("SSL bundle 'web'"))
+			.ciphers(List.of("TLS_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"))
+			.provider(provider)
+			.build();
+		assertThatIllegalStateException().isThrownBy(() -> TlsContexts.build(config))
+			.withMessageContaining("SSL bundle 'web'")
+			.withMessageContaining("(TLSv1.2: ")
+			.withMessageContaining("ECDHE_ECDSA suites for EC and Ed25519 keys");
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "OPENSSL", "JDK" })
 	void aReloadThatCannotServeIsRefusedAndThePreviousCertificateKeepsServing(TlsProvider provider) {
 		CommandLine.assumeInstalled("openssl", "openssl");
 		TestCertificates.Issued first = certificates.server("localhost", "127.0.0.1");
