@@ -160,7 +160,8 @@ class SslBundleReloadTests {
 			AtomicInteger updates = new AtomicInteger();
 			bundles.addBundleUpdateHandler("web", (bundle) -> updates.incrementAndGet());
 			SSLContext client = this.certificates.clientContext(null);
-			try (LogCapture log = LogCapture.of(TlsContexts.class); TlsTestServer server = TlsTestServer.start(contexts)) {
+			try (LogCapture log = LogCapture.of(TlsContexts.class);
+					TlsTestServer server = TlsTestServer.start(contexts)) {
 				assertThat(request(client, server)).startsWith("HTTP/1.1 200");
 				// As a deployment tool or a secret volume's refresh writes the files again, unchanged.
 				first.writePem(certificate, key);

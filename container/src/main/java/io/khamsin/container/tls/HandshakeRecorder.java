@@ -124,7 +124,8 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 	void failed(Channel channel, HandshakeFailure reason, Throwable cause) {
 		if (finish()) {
 			this.figures.failed(reason);
-			logger.debug("TLS handshake with {} failed ({}): {}", channel.remoteAddress(), reason.tag(), cause.toString());
+			logger.debug("TLS handshake with {} failed ({}): {}", channel.remoteAddress(), reason.tag(),
+					cause.toString());
 			this.failureLog.failed(reason, this.serverName, cause);
 		}
 	}

@@ -202,12 +202,13 @@ public final class TlsContexts {
 	 * @return e.g. {@code "netty-tcnative loaded"}, {@code "khamsin.tls.provider=jdk"} or why BoringSSL did not load
 	 */
 	public String providerReason() {
-		StringBuilder reason = new StringBuilder((this.provider.fallbackReason() != null) ? this.provider.fallbackReason()
+		String why = (this.provider.fallbackReason() != null) ? this.provider.fallbackReason()
 				: switch (this.config.provider()) {
 					case AUTO -> "netty-tcnative loaded";
 					case OPENSSL -> "khamsin.tls.provider=openssl";
 					case JDK -> "khamsin.tls.provider=jdk";
-				});
+				};
+		StringBuilder reason = new StringBuilder(why);
 		for (TlsIdentity identity : this.selection.get().identities()) {
 			if (identity.jdkReason() != null) {
 				reason.append("; ").append(identity.material().description()).append(" on ")

@@ -65,7 +65,8 @@ final class TlsDetector extends ChannelInboundHandlerAdapter {
 			RenegotiationGuard guard = new RenegotiationGuard(this.figures);
 			this.recorder.guard(guard);
 			pipeline.addAfter(ctx.name(), TlsHandlers.RENEGOTIATION, guard);
-			pipeline.addAfter(TlsHandlers.RENEGOTIATION, TlsHandlers.SNI, new SniSelector(this.contexts, this.recorder, this.contexts.alpnOffer()));
+			pipeline.addAfter(TlsHandlers.RENEGOTIATION, TlsHandlers.SNI,
+					new SniSelector(this.contexts, this.recorder, this.contexts.alpnOffer()));
 			pipeline.addAfter(TlsHandlers.SNI, TlsHandlers.HANDSHAKE, this.recorder);
 			ctx.fireChannelRead(bytes);
 			pipeline.remove(this);

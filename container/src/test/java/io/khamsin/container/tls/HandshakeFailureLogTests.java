@@ -34,7 +34,8 @@ class HandshakeFailureLogTests {
 			this.now.addAndGet(1);
 			assertThat(this.log.failed(HandshakeFailure.OTHER, "api.test", cause)).isTrue();
 			assertThat(capture.messages(Level.WARN)).hasSize(2)
-				.allSatisfy((line) -> assertThat(line).contains("server name api.test (other): Unable to find key material"));
+				.allSatisfy((line) -> assertThat(line)
+					.contains("server name api.test (other): Unable to find key material"));
 			assertThat(capture.messages(Level.WARN).get(1)).endsWith("(2 more since the last line)");
 		}
 	}

@@ -84,8 +84,9 @@ class HandshakeFailureTests {
 				TlsTestServer server = TlsTestServer.start(config)) {
 			keys.fail();
 			for (int i = 0; i < 3; i++) {
-				CommandLine.Result refused = CommandLine.run("", Duration.ofSeconds(30), "openssl", "s_client", "-connect",
-						"127.0.0.1:" + server.port(), "-servername", "localhost", "-CAfile", caPem.toString());
+				CommandLine.Result refused = CommandLine.run("", Duration.ofSeconds(30), "openssl", "s_client",
+						"-connect", "127.0.0.1:" + server.port(), "-servername", "localhost", "-CAfile",
+						caPem.toString());
 				assertThat(refused.output()).as(refused.toString()).doesNotContain("BEGIN CERTIFICATE");
 			}
 			await().atMost(Duration.ofSeconds(10))

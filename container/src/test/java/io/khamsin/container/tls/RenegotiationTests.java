@@ -53,7 +53,8 @@ class RenegotiationTests {
 	@Test
 	void anIdentityTheJdkServesBesideBoringSslIsGuardedToo() throws Exception {
 		TlsConfig config = TlsConfig.builder(certificates.server("localhost").material("localhost"))
-			.serverName("ed448.test", certificates.server(TestCertificates.KeyType.ED448, "ed448.test").material("ed448"))
+			.serverName("ed448.test",
+					certificates.server(TestCertificates.KeyType.ED448, "ed448.test").material("ed448"))
 			.build();
 		try (TlsTestServer server = TlsTestServer.start(config);
 				TlsClient client = TlsClient.connect(certificates.clientContext(null), server.port(), "ed448.test",

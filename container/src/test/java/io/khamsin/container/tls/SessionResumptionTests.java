@@ -85,7 +85,8 @@ class SessionResumptionTests {
 		Path certificate = dir.resolve("alice.crt");
 		Path key = dir.resolve("alice.key");
 		alice.writePem(certificate, key);
-		try (TlsTestServer server = TlsTestServer.start(twoIdentities(provider).clientAuth(TlsClientAuth.NEED).build())) {
+		TlsConfig config = twoIdentities(provider).clientAuth(TlsClientAuth.NEED).build();
+		try (TlsTestServer server = TlsTestServer.start(config)) {
 			for (String protocol : List.of("-tls1_3", "-tls1_2")) {
 				Path session = dir.resolve("client-session-" + provider + protocol);
 				CommandLine.Result first = sClient(server, "a.local", protocol, "-cert", certificate.toString(), "-key",

@@ -73,8 +73,8 @@ class TicketKeyRotationTests {
 	void anIdleServerRotatesItsKeysOnTimeSoThatAnOldTicketNoLongerResumesAndStopsRotatingWhenItStops() {
 		CommandLine.assumeInstalled("openssl", "openssl");
 		Duration interval = Duration.ofSeconds(1);
-		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder().reactors(1).tls(config(interval)).build(),
-				OK);
+		KhamsinServer server = KhamsinServer
+			.create(KhamsinServerConfig.builder().reactors(1).tls(config(interval)).build(), OK);
 		server.start();
 		TlsContexts contexts = server.tls();
 		try {

@@ -190,9 +190,8 @@ class TlsHandshakeTests {
 					.contains("no application protocol", "alert number 120")
 					.doesNotContain("BEGIN CERTIFICATE");
 			}
-			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(server.figures().totals().failed(HandshakeFailure.NO_APPLICATION_PROTOCOL))
-					.isEqualTo(3));
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+					server.figures().totals().failed(HandshakeFailure.NO_APPLICATION_PROTOCOL)).isEqualTo(3));
 			assertThat(server.figures().totals().full()).isZero();
 		}
 	}
