@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,13 +27,19 @@ final class HandshakeFailureLog {
 
 	private final LongSupplier clock;
 
+	private final UnaryOperator<String> identityName;
+
 	private final Map<String, Cause> causes = new ConcurrentHashMap<>();
 
-	HandshakeFailureLog() {
-		this(60_000_000_000L, System::nanoTime);
+	/**
+	 * @param identityName the configured name of the identity that serves a client's SNI host name
+	 */
+	HandshakeFailureLog(UnaryOperator<String> identityName) {
+		this(identityName, 60_000_000_000L, System::nanoTime);
 	}
 
-	HandshakeFailureLog(long intervalNanos, LongSupplier clock) {
+	HandshakeFailureLog(UnaryOperator<String> identityName, long intervalNanos, LongSupplier clock) {
+		this.identityName = identityName;
 		this.intervalNanos = intervalNanos;
 		this.clock = clock;
 	}
@@ -40,14 +47,16 @@ final class HandshakeFailureLog {
 	/**
 	 * Hear of a failed handshake.
 	 * @param reason its reason
-	 * @param serverName the SNI host name it asked for, or {@code null}
+	 * @param hostName the SNI host name the client sent, or {@code null}
 	 * @param cause what the provider reported, or {@code null}
 	 * @return whether a line was logged
 	 */
-	boolean failed(HandshakeFailure reason, String serverName, Throwable cause) {
+	boolean failed(HandshakeFailure reason, String hostName, Throwable cause) {
 		if (reason != HandshakeFailure.OTHER) {
 			return false;
 		}
+		// The identity's configured name: a client's own text neither reaches the log nor grows the causes.
+		String serverName = this.identityName.apply(hostName);
 		String what = describe(cause);
 		String key = reason + " " + serverName + " " + what;
 		Cause seen = this.causes.get(key);
@@ -62,7 +71,7 @@ final class HandshakeFailureLog {
 		logger.warn("khamsin could not complete TLS handshakes for {} ({}): {}. It is not the client's doing: look "
 				+ "for what the provider or the key store reports above or at debug, and set "
 				+ "logging.level.io.khamsin.container.tls=debug to see each connection{}",
-				(serverName != null) ? "server name " + serverName : "clients that name no server", reason.tag(), what,
+				(serverName != null) ? "server name " + serverName : "the default host", reason.tag(), what,
 				(repeats > 0) ? " (" + repeats + " more since the last line)" : "");
 		return true;
 	}

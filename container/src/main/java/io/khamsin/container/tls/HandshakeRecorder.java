@@ -47,7 +47,7 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 		this.connectedAtMillis = connectedAtMillis;
 	}
 
-	/** The SNI stage chose the identity of this host name ({@code null}: the default). */
+	/** The SNI stage chose the identity for the host name the client sent ({@code null}: none). */
 	void serverName(String serverName) {
 		this.serverName = serverName;
 	}

@@ -101,6 +101,15 @@ public final class TlsContexts {
 	}
 
 	/**
+	 * The identity that serves a host name, for log lines: its configured name, never the client's own text.
+	 * @param hostName the SNI host name, or {@code null}
+	 * @return the configured name (a wildcard's too), or {@code null} for the default identity
+	 */
+	String identityName(String hostName) {
+		return this.selection.get().nameOf(hostName);
+	}
+
+	/**
 	 * Replace the material of one identity: the default ({@code serverName} {@code null}) or a host name's, which
 	 * may be new. The context is built before it is swapped in, so a bad material leaves the old one serving; material
 	 * the identity serves already (the same files written again) leaves the identity and its sessions as they are.
@@ -236,15 +245,22 @@ public final class TlsContexts {
 			if (hostName == null || this.named.isEmpty()) {
 				return this.defaultIdentity.context();
 			}
-			String name = hostName.toLowerCase(Locale.ROOT);
-			TlsIdentity identity = this.named.get(name);
-			if (identity == null) {
-				int dot = name.indexOf('.');
-				if (dot > 0) {
-					identity = this.named.get("*" + name.substring(dot));
-				}
+			String name = nameOf(hostName);
+			return ((name != null) ? this.named.get(name) : this.defaultIdentity).context();
+		}
+
+		/** The configured name whose identity serves a host name (its own or a wildcard), or {@code null}. */
+		String nameOf(String hostName) {
+			if (hostName == null) {
+				return null;
 			}
-			return ((identity != null) ? identity : this.defaultIdentity).context();
+			String name = hostName.toLowerCase(Locale.ROOT);
+			if (this.named.containsKey(name)) {
+				return name;
+			}
+			int dot = name.indexOf('.');
+			String wildcard = (dot > 0) ? "*" + name.substring(dot) : null;
+			return (wildcard != null && this.named.containsKey(wildcard)) ? wildcard : null;
 		}
 
 		TlsIdentity identity(String name) {

@@ -39,7 +39,7 @@ public final class TlsHandlers {
 
 	private final TlsFigures figures;
 
-	private final HandshakeFailureLog failureLog = new HandshakeFailureLog();
+	private final HandshakeFailureLog failureLog;
 
 	/**
 	 * Create the handlers' factory of a TLS listener.
@@ -55,6 +55,7 @@ public final class TlsHandlers {
 		}
 		this.contexts = contexts;
 		this.figures = figures;
+		this.failureLog = new HandshakeFailureLog(contexts::identityName);
 	}
 
 	/**

@@ -21,7 +21,8 @@ class HandshakeFailureLogTests {
 
 	private final AtomicLong now = new AtomicLong();
 
-	private final HandshakeFailureLog log = new HandshakeFailureLog(MINUTE, this.now::get);
+	private final HandshakeFailureLog log = new HandshakeFailureLog(
+			(hostName) -> "api.test".equals(hostName) ? hostName : null, MINUTE, this.now::get);
 
 	@Test
 	void aCauseIsLoggedOncePerIntervalAndItsNextLineCountsTheRepeats() {
@@ -47,7 +48,18 @@ class HandshakeFailureLogTests {
 			this.log.failed(HandshakeFailure.OTHER, "api.test", new SSLHandshakeException("two"));
 			this.log.failed(HandshakeFailure.OTHER, null, new SSLHandshakeException("one"));
 			assertThat(capture.messages(Level.WARN)).hasSize(3);
-			assertThat(capture.messages(Level.WARN).get(2)).contains("clients that name no server (other): one");
+			assertThat(capture.messages(Level.WARN).get(2)).contains("the default host (other): one");
+		}
+	}
+
+	@Test
+	void aHostNameWithNoIdentityOfItsOwnIsLoggedAsTheDefaultHostNotAsTheClientWroteIt() {
+		try (LogCapture capture = LogCapture.of(HandshakeFailureLog.class)) {
+			for (String hostName : new String[] { "a.example", "b.example\nWARN forged line", null }) {
+				this.log.failed(HandshakeFailure.OTHER, hostName, new SSLHandshakeException("one"));
+			}
+			assertThat(capture.messages(Level.WARN)).singleElement()
+				.satisfies((line) -> assertThat(line).contains("the default host").doesNotContain("example"));
 		}
 	}
 
