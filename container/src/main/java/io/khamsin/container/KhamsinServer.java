@@ -217,6 +217,10 @@ public final class KhamsinServer {
 			}
 		}
 		this.metrics.reactorsStarted(group);
+		if (this.tls != null) {
+			// On a reactor's timer, which ends with the reactors when the server stops.
+			this.tls.contexts().startTicketKeyRotation(group.next());
+		}
 		ServerContext context = new ServerContext(this.config.httpSettings(), this.handler, this.connections, this.guards,
 				this.metrics, accessLog);
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, this.config.fixedResponses(),

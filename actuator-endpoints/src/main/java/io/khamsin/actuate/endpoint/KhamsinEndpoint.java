@@ -271,13 +271,15 @@ public class KhamsinEndpoint {
 	 * @param full handshakes that made a new session
 	 * @param resumed handshakes that resumed a session (a ticket or a session id)
 	 * @param failed handshakes that failed, by reason
+	 * @param closedBeforeHello connections that closed before they sent a byte (health checks, port scans): no
+	 * handshake, so neither made nor failed
 	 */
-	public record HandshakesDescriptor(long full, long resumed, Map<String, Long> failed) {
+	public record HandshakesDescriptor(long full, long resumed, Map<String, Long> failed, long closedBeforeHello) {
 
 		static HandshakesDescriptor of(HandshakeCounts counts) {
 			Map<String, Long> failed = new LinkedHashMap<>();
 			counts.failures().forEach((reason, count) -> failed.put(reason.tag(), count));
-			return new HandshakesDescriptor(counts.full(), counts.resumed(), failed);
+			return new HandshakesDescriptor(counts.full(), counts.resumed(), failed, counts.closedBeforeHello());
 		}
 
 	}

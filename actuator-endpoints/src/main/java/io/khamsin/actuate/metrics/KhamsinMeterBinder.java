@@ -33,7 +33,7 @@ import io.khamsin.container.tls.HandshakeFailure;
  * <li>{@code khamsin.connections.active}, {@code .accepted}, {@code .refused}; {@code khamsin.requests.active};
  * {@code khamsin.bytes.received}, {@code .sent}; {@code khamsin.guard.events} tagged {@code guard};
  * {@code khamsin.tls.handshakes} tagged {@code result} ({@code full}, {@code resumed}) and
- * {@code khamsin.tls.handshake.failures} tagged {@code reason}.
+ * {@code khamsin.tls.handshake.failures} tagged {@code reason}, and {@code khamsin.tls.closed.before.hello}.
  * </ul>
  * The event loops never touch a Micrometer meter: a background thread drains the engine's latency histograms
  * once per {@code drainInterval} and records what they hold into the timers, and the counts are read on scrape.
@@ -108,6 +108,11 @@ public final class KhamsinMeterBinder implements MeterBinder, AutoCloseable {
 				.tag("reason", reason.tag())
 				.register(registry);
 		}
+		FunctionCounter
+			.builder("khamsin.tls.closed.before.hello", metrics, (m) -> m.tls().totals().closedBeforeHello())
+			.description("Connections to a TLS port that closed before they sent a byte (TCP health checks, port "
+					+ "scans): no handshake, so neither made nor failed")
+			.register(registry);
 		if (!metrics.enabled()) {
 			return;
 		}

@@ -1,5 +1,6 @@
 package io.khamsin.actuate.endpoint;
 
+import java.net.Socket;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -83,10 +84,14 @@ class KhamsinEndpointTests {
 				connection.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
 				assertThat(connection.read().status()).isEqualTo(400);
 			}
+			new Socket("127.0.0.1", port).close();
 			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 				HandshakesDescriptor handshakes = new KhamsinEndpoint(this.metrics, context).khamsin().tls().handshakes();
 				assertThat(handshakes.full()).isEqualTo(1);
-				assertThat(handshakes.failed()).containsEntry("cleartext", 1L).containsEntry("timeout", 0L);
+				assertThat(handshakes.failed()).containsEntry("cleartext", 1L)
+					.containsEntry("timeout", 0L)
+					.containsEntry("closed", 0L);
+				assertThat(handshakes.closedBeforeHello()).isEqualTo(1);
 			});
 			KhamsinDescriptor khamsin = new KhamsinEndpoint(this.metrics, context).khamsin();
 			assertThat(khamsin.server().listeners()).singleElement()

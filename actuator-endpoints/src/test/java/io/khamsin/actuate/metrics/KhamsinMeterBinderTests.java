@@ -1,5 +1,6 @@
 package io.khamsin.actuate.metrics;
 
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -144,7 +145,7 @@ class KhamsinMeterBinderTests {
 	}
 
 	@Test
-	void tlsHandshakesAreCountedFullOrResumedAndFailuresByReason() throws Exception {
+	void tlsHandshakesAreCountedFullOrResumedFailuresByReasonAndSilentConnectionsApart() throws Exception {
 		TestCertificates certificates = TestCertificates.create();
 		TlsConfig tls = TlsConfig.builder(certificates.server("localhost").material("localhost")).build();
 		start(MetricsConfig.defaults(), KhamsinServerConfig.builder().reactors(1).tls(tls).build());
@@ -158,7 +159,9 @@ class KhamsinMeterBinderTests {
 			connection.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
 			assertThat(connection.read().status()).isEqualTo(400);
 		}
+		new Socket("127.0.0.1", this.server.port()).close();
 		await().atMost(WAIT).untilAsserted(() -> {
+			assertThat(this.registry.get("khamsin.tls.closed.before.hello").functionCounter().count()).isEqualTo(1);
 			assertThat(handshakes("full")).isEqualTo(1);
 			assertThat(handshakes("resumed")).isEqualTo(1);
 			assertThat(this.registry.get("khamsin.tls.handshake.failures").tag("reason", "cleartext")
@@ -168,8 +171,12 @@ class KhamsinMeterBinderTests {
 		assertThat(this.registry.get("khamsin.tls.handshake.failures").tag("reason", "no-shared-cipher")
 			.functionCounter()
 			.count()).isZero();
+		assertThat(this.registry.get("khamsin.tls.handshake.failures").tag("reason", "closed")
+			.functionCounter()
+			.count()).isZero();
 		assertThat(this.registry.scrape()).contains("khamsin_tls_handshakes_total{result=\"resumed\"} 1.0",
-				"khamsin_tls_handshake_failures_total{reason=\"cleartext\"} 1.0");
+				"khamsin_tls_handshake_failures_total{reason=\"cleartext\"} 1.0",
+				"khamsin_tls_closed_before_hello_total 1.0");
 	}
 
 	private double handshakes(String result) {
@@ -180,6 +187,7 @@ class KhamsinMeterBinderTests {
 	void switchedOffMetricsPublishOnlyConnectionsGuardsAndHandshakes() {
 		start(MetricsConfig.builder().enabled(false).build());
 		assertThat(this.registry.find("khamsin.tls.handshakes").functionCounters()).hasSize(2);
+		assertThat(this.registry.find("khamsin.tls.closed.before.hello").functionCounter()).isNotNull();
 		assertThat(this.registry.find("khamsin.connections.active").gauge()).isNotNull();
 		assertThat(this.registry.find("khamsin.guard.events").functionCounters()).isNotEmpty();
 		assertThat(this.registry.find("khamsin.requests.active").gauge()).isNull();

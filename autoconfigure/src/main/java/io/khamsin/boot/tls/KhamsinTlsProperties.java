@@ -14,8 +14,9 @@ import io.khamsin.container.tls.TlsProvider;
  * {@link TlsConfig}.
  *
  * @param provider Which TLS implementation runs. 'auto' takes BoringSSL (netty-tcnative) when it loads on this
- * platform, else the JDK's, and logs why; 'openssl' fails the start when BoringSSL does not load; 'jdk' takes the
- * JDK's.
+ * platform, else the JDK's, and logs why; a certificate whose key BoringSSL cannot sign with (Ed448, RSASSA-PSS) is
+ * served by the JDK's. 'openssl' fails the start when BoringSSL does not load or cannot sign with a key; 'jdk' takes
+ * the JDK's.
  * @param selfSigned Whether to make a self-signed certificate at start when no certificate is configured, for
  * development only: clients do not trust it. Its SHA-256 fingerprint is logged.
  * @param sessionCacheSize Most TLS sessions kept for resumption by session id.

@@ -11,8 +11,11 @@ import java.util.Map;
  * @param full handshakes that ran in full (a new session)
  * @param resumed handshakes that resumed a session (a ticket or a cached session id)
  * @param failures handshakes that failed, by reason; every reason is present
+ * @param closedBeforeHello connections that closed before they sent a byte (TCP health checks, port scans): no
+ * handshake, so neither made nor failed
  */
-public record HandshakeCounts(String reactor, long full, long resumed, Map<HandshakeFailure, Long> failures) {
+public record HandshakeCounts(String reactor, long full, long resumed, Map<HandshakeFailure, Long> failures,
+		long closedBeforeHello) {
 
 	public HandshakeCounts {
 		EnumMap<HandshakeFailure, Long> all = new EnumMap<>(HandshakeFailure.class);
@@ -26,15 +29,15 @@ public record HandshakeCounts(String reactor, long full, long resumed, Map<Hands
 	}
 
 	static HandshakeCounts empty(String reactor) {
-		return new HandshakeCounts(reactor, 0, 0, null);
+		return new HandshakeCounts(reactor, 0, 0, null, 0);
 	}
 
-	static HandshakeCounts of(String reactor, long full, long resumed, long[] failures) {
+	static HandshakeCounts of(String reactor, long full, long resumed, long[] failures, long closedBeforeHello) {
 		EnumMap<HandshakeFailure, Long> map = new EnumMap<>(HandshakeFailure.class);
 		for (HandshakeFailure reason : HandshakeFailure.values()) {
 			map.put(reason, failures[reason.ordinal()]);
 		}
-		return new HandshakeCounts(reactor, full, resumed, map);
+		return new HandshakeCounts(reactor, full, resumed, map, closedBeforeHello);
 	}
 
 	/**
@@ -55,7 +58,8 @@ public record HandshakeCounts(String reactor, long full, long resumed, Map<Hands
 		for (HandshakeFailure reason : HandshakeFailure.values()) {
 			sum.put(reason, failed(reason) + other.failed(reason));
 		}
-		return new HandshakeCounts(this.reactor, this.full + other.full, this.resumed + other.resumed, sum);
+		return new HandshakeCounts(this.reactor, this.full + other.full, this.resumed + other.resumed, sum,
+				this.closedBeforeHello + other.closedBeforeHello);
 	}
 
 }

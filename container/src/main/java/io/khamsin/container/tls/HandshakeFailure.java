@@ -6,7 +6,9 @@ import java.util.Locale;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 
 /**
- * Why a connection to a TLS port did not complete its handshake, as counted in {@link TlsFigures}.
+ * Why a connection to a TLS port did not complete its handshake, as counted in {@link TlsFigures}. Every reason but
+ * {@link #OTHER} is the client's doing and is only counted. A connection that closes before it sends a byte made
+ * no handshake and has no reason: it is counted apart ({@link HandshakeCounts#closedBeforeHello()}).
  */
 public enum HandshakeFailure {
 
@@ -18,6 +20,12 @@ public enum HandshakeFailure {
 
 	/** The client offered only protocols khamsin does not speak (SSL 3, TLS 1.0, TLS 1.1). */
 	PROTOCOL_VERSION,
+
+	/**
+	 * The client offered by ALPN only application protocols the listener does not speak, and was answered with the
+	 * {@code no_application_protocol} alert (RFC 7301 section 3.2).
+	 */
+	NO_APPLICATION_PROTOCOL,
 
 	/** The client and the server share no cipher suite (or no signature scheme or group). */
 	NO_SHARED_CIPHER,
@@ -37,7 +45,10 @@ public enum HandshakeFailure {
 	/** The client closed the connection during the handshake (often: it did not trust the certificate). */
 	CLOSED,
 
-	/** Any other reason; the debug log of {@code io.khamsin.container.tls} says which. */
+	/**
+	 * Any other reason, not the client's doing as far as khamsin can tell: logged at WARN once a minute per cause,
+	 * with what to do; the debug log of {@code io.khamsin.container.tls} has each connection.
+	 */
 	OTHER;
 
 	/**

@@ -17,9 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts a connection's handshake once: full, resumed, or failed with its reason, and keeps the handshake
- * deadline. Sits behind the TLS handler until the handshake succeeds, then leaves; after a failure it stays, so
- * that the failure's exception ends here (logged at debug) instead of in the HTTP handlers.
+ * Counts a connection's handshake once: full, resumed, or failed with its reason (told to the
+ * {@link HandshakeFailureLog}, which warns of those that are not the client's doing), and keeps the handshake
+ * deadline. A connection that closes before it sends a byte made no handshake and is counted apart. Sits behind the
+ * TLS handler until the handshake succeeds, then leaves; after a failure it stays, so that the failure's exception
+ * ends here (logged at debug) instead of in the HTTP handlers.
  */
 final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 
@@ -27,7 +29,11 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 
 	private final TlsFigures.Reactor figures;
 
+	private final HandshakeFailureLog failureLog;
+
 	private final long connectedAtMillis;
+
+	private String serverName;
 
 	private ScheduledFuture<?> deadline;
 
@@ -35,9 +41,15 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 
 	private boolean done;
 
-	HandshakeRecorder(TlsFigures.Reactor figures, long connectedAtMillis) {
+	HandshakeRecorder(TlsFigures.Reactor figures, HandshakeFailureLog failureLog, long connectedAtMillis) {
 		this.figures = figures;
+		this.failureLog = failureLog;
 		this.connectedAtMillis = connectedAtMillis;
+	}
+
+	/** The SNI stage chose the identity for the host name the client sent ({@code null}: none). */
+	void serverName(String serverName) {
+		this.serverName = serverName;
 	}
 
 	void deadline(ScheduledFuture<?> deadline) {
@@ -55,11 +67,11 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 				succeeded(ctx);
 			}
 			else {
-				failed(ctx.channel(), HandshakeFailure.of(completion.cause()), completion.cause().toString());
+				failed(ctx.channel(), HandshakeFailure.of(completion.cause()), completion.cause());
 			}
 		}
 		else if (event instanceof SniCompletionEvent sni && !sni.isSuccess()) {
-			failed(ctx.channel(), HandshakeFailure.MALFORMED, sni.cause().toString());
+			failed(ctx.channel(), HandshakeFailure.MALFORMED, sni.cause());
 		}
 		ctx.fireUserEventTriggered(event);
 	}
@@ -103,15 +115,30 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 	}
 
 	void failed(Channel channel, HandshakeFailure reason, String detail) {
+		if (finish()) {
+			this.figures.failed(reason);
+			logger.debug("TLS handshake with {} failed ({}): {}", channel.remoteAddress(), reason.tag(), detail);
+		}
+	}
+
+	void failed(Channel channel, HandshakeFailure reason, Throwable cause) {
+		if (finish()) {
+			this.figures.failed(reason);
+			logger.debug("TLS handshake with {} failed ({}): {}", channel.remoteAddress(), reason.tag(),
+					cause.toString());
+			this.failureLog.failed(reason, this.serverName, cause);
+		}
+	}
+
+	private boolean finish() {
 		if (this.done) {
-			return;
+			return false;
 		}
 		this.done = true;
 		if (this.deadline != null) {
 			this.deadline.cancel(false);
 		}
-		this.figures.failed(reason);
-		logger.debug("TLS handshake with {} failed ({}): {}", channel.remoteAddress(), reason, detail);
+		return true;
 	}
 
 	void timedOut(Channel channel) {
@@ -125,6 +152,13 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 		failed(channel, HandshakeFailure.CLOSED, "the connection closed during the handshake");
 	}
 
+	/** The connection closed before it sent a byte: a health check or a port scan, not a handshake. */
+	void closedBeforeHello() {
+		if (finish()) {
+			this.figures.closedBeforeHello();
+		}
+	}
+
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
 		closed(ctx.channel());
@@ -134,7 +168,7 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 	@Override
 	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
 		if (!this.done) {
-			failed(ctx.channel(), HandshakeFailure.of(cause), cause.toString());
+			failed(ctx.channel(), HandshakeFailure.of(cause), cause);
 		}
 		else {
 			logger.debug("After its failed TLS handshake, {}: {}", ctx.channel(), cause.toString());

@@ -1,89 +1,72 @@
 package io.khamsin.container.tls;
 
 import java.security.SecureRandom;
-import java.time.Duration;
-import java.util.function.LongSupplier;
 
-import io.netty.handler.ssl.ReferenceCountedOpenSslContext;
+import io.netty.handler.ssl.OpenSslServerSessionContext;
 import io.netty.handler.ssl.OpenSslSessionTicketKey;
+import io.netty.handler.ssl.ReferenceCountedOpenSslContext;
 import io.netty.handler.ssl.SslContext;
 
 /**
- * The keys that encrypt BoringSSL's session tickets (RFC 8446 section 4.6.1, RFC 5077), shared by every context of
- * a listener so that a ticket stays good whichever SNI name the client resumes under. The newest key encrypts new
- * tickets; the previous one still decrypts those issued during the last interval. A rotation is due once an
- * interval has passed, and happens when the next connection arrives, so that no timer runs and an idle server
- * keeps no key older than needed.
+ * What keeps one identity's BoringSSL sessions its own: the keys that encrypt its session tickets (RFC 8446 section
+ * 4.6.1, RFC 5077) and its session-id context. A ticket or a cached session carries the certificate served and the
+ * client certificate verified; were the keys shared, a session from one SNI host name would resume under another,
+ * whose certificate the client then never sees and whose trust never checks the client's. BoringSSL also refuses
+ * a session whose session-id context is not the context's own, so a session id cached by one identity does not
+ * resume under another either. The newest
+ * key encrypts new tickets; the previous one still decrypts those issued during the last interval. A context the
+ * JDK runs has its own {@code SSLContext}, whose session cache and ticket keys are its own already.
  */
 final class TicketKeys {
 
-	private final SecureRandom random = new SecureRandom();
+	/** BoringSSL's {@code SSL_MAX_SID_CTX_LENGTH}. */
+	private static final int SESSION_ID_CONTEXT_LENGTH = 32;
 
-	private final long intervalNanos;
+	private static final SecureRandom random = new SecureRandom();
 
-	private final LongSupplier clock;
-
-	private volatile long rotatedAt;
+	private final OpenSslServerSessionContext sessions;
 
 	private OpenSslSessionTicketKey current;
 
 	private OpenSslSessionTicketKey previous;
 
-	private long rotations;
-
-	TicketKeys(Duration interval, LongSupplier clock) {
-		this.intervalNanos = interval.toNanos();
-		this.clock = clock;
-		this.current = newKey();
-		this.rotatedAt = clock.getAsLong();
-	}
-
-	/** @return whether an interval has passed since the last rotation; cheap, called per connection */
-	boolean due() {
-		return this.clock.getAsLong() - this.rotatedAt >= this.intervalNanos;
-	}
-
-	/**
-	 * Replace the keys when due.
-	 * @return whether they were replaced
-	 */
-	synchronized boolean rotateIfDue() {
-		if (!due()) {
-			return false;
-		}
-		this.previous = this.current;
-		this.current = newKey();
-		this.rotations++;
-		this.rotatedAt = this.clock.getAsLong();
-		return true;
-	}
-
-	synchronized long rotations() {
-		return this.rotations;
-	}
-
-	/**
-	 * Give a context the keys in force.
-	 * @param context a context; one not run by BoringSSL keeps the JDK's own ticket keys
-	 */
-	synchronized void applyTo(SslContext context) {
-		if (context instanceof ReferenceCountedOpenSslContext openSsl && context.isServer()) {
-			if (this.previous != null) {
-				openSsl.sessionContext().setTicketKeys(this.current, this.previous);
-			}
-			else {
-				openSsl.sessionContext().setTicketKeys(this.current);
-			}
+	private TicketKeys(OpenSslServerSessionContext sessions) {
+		this.sessions = sessions;
+		if (sessions != null) {
+			byte[] context = new byte[SESSION_ID_CONTEXT_LENGTH];
+			random.nextBytes(context);
+			sessions.setSessionIdContext(context);
+			this.current = newKey();
+			sessions.setTicketKeys(this.current);
 		}
 	}
 
-	private OpenSslSessionTicketKey newKey() {
+	/**
+	 * Give a new context keys and a session-id context of its own.
+	 * @param context an identity's server context
+	 * @return its keys
+	 */
+	static TicketKeys of(SslContext context) {
+		return new TicketKeys((context instanceof ReferenceCountedOpenSslContext openSsl)
+				? (OpenSslServerSessionContext) openSsl.sessionContext() : null);
+	}
+
+	/** Replace the keys: a new one encrypts, the one it replaces still decrypts, the one before is gone. */
+	synchronized void rotate() {
+		if (this.sessions != null) {
+			this.previous = this.current;
+			this.current = newKey();
+			this.sessions.setTicketKeys(this.current, this.previous);
+		}
+	}
+
+	private static OpenSslSessionTicketKey newKey() {
 		byte[] name = new byte[OpenSslSessionTicketKey.NAME_SIZE];
 		byte[] hmac = new byte[OpenSslSessionTicketKey.HMAC_KEY_SIZE];
 		byte[] aes = new byte[OpenSslSessionTicketKey.AES_KEY_SIZE];
-		this.random.nextBytes(name);
-		this.random.nextBytes(hmac);
-		this.random.nextBytes(aes);
+		random.nextBytes(name);
+		random.nextBytes(hmac);
+		random.nextBytes(aes);
 		return new OpenSslSessionTicketKey(name, hmac, aes);
 	}
 

@@ -1,10 +1,13 @@
 package io.khamsin.container.tls;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
@@ -16,8 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The one place where TLS contexts are made: one Netty {@link SslContext} per identity of a {@link TlsConfig}
  * (the default and one per SNI host name), on the implementation chosen once here (BoringSSL when it loads, else
- * the JDK), with the session ticket keys they share. {@link #update} rebuilds one identity's context and swaps it
- * in atomically: connections that arrive afterwards get it, open ones keep the one they started with.
+ * the JDK; under {@code auto}, the JDK for an identity whose key BoringSSL cannot sign with, said at start), each
+ * proved by a handshake in memory before it serves, with session ticket keys of its own. {@link #update}
+ * rebuilds one identity's context and swaps it in atomically: connections that arrive afterwards get it, open ones
+ * keep the one they started with.
  *
  * <p>From a plain {@code main}, with a development certificate:
  *
@@ -37,7 +42,9 @@ public final class TlsContexts {
 
 	private final TlsContextFactory factory;
 
-	private final TicketKeys ticketKeys;
+	private final TicketKeyRotation ticketKeyRotation;
+
+	private final AlpnOffer alpnOffer;
 
 	private final AtomicReference<Selection> selection = new AtomicReference<>();
 
@@ -47,18 +54,26 @@ public final class TlsContexts {
 		this.config = config;
 		this.provider = provider;
 		this.factory = new TlsContextFactory(config, provider);
-		this.ticketKeys = new TicketKeys(config.ticketKeyRotation(), clock);
-		Map<String, SslContext> named = new HashMap<>();
-		config.serverNames().forEach((name, material) -> named.put(name, build(material)));
-		this.selection.set(new Selection(build(config.material()), named, config.material(), config.serverNames()));
+		this.ticketKeyRotation = new TicketKeyRotation(config.ticketKeyRotation(), clock);
+		this.alpnOffer = new AlpnOffer(config.alpnProtocols());
+		Map<String, TlsIdentity> named = new HashMap<>();
+		config.serverNames().forEach((name, material) -> named.put(name, this.factory.create(material)));
+		this.selection.set(new Selection(this.factory.create(config.material()), Map.copyOf(named)));
+		this.selection.get().identities().forEach((identity) -> {
+			if (identity.jdkReason() != null) {
+				logger.info("khamsin serves {} on {} ({})", identity.material().description(), identity.providerName(),
+						identity.jdkReason());
+			}
+		});
 	}
 
 	/**
 	 * Build every context of a configuration, failing on the first identity that cannot serve.
 	 * @param config the configuration
 	 * @return the contexts
-	 * @throws IllegalStateException when BoringSSL was required and does not load, or an identity holds no key,
-	 * a suite no implementation knows, or material the implementation refuses
+	 * @throws IllegalStateException when BoringSSL was required and does not load or cannot sign with an identity's
+	 * key, or an identity holds no key, a key that is not its certificate's, a suite no implementation knows, or
+	 * material the implementation refuses
 	 */
 	public static TlsContexts build(TlsConfig config) {
 		return build(config, System::nanoTime);
@@ -75,12 +90,6 @@ public final class TlsContexts {
 		return new TlsContexts(config, provider, clock);
 	}
 
-	private SslContext build(TlsMaterial material) {
-		SslContext context = this.factory.create(material);
-		this.ticketKeys.applyTo(context);
-		return context;
-	}
-
 	/**
 	 * The context for the host name a client sent: its own identity's, a wildcard's ({@code *.example.com} for
 	 * {@code api.example.com}), else the default.
@@ -92,23 +101,37 @@ public final class TlsContexts {
 	}
 
 	/**
+	 * The identity that serves a host name, for log lines: its configured name, never the client's own text.
+	 * @param hostName the SNI host name, or {@code null}
+	 * @return the configured name (a wildcard's too), or {@code null} for the default identity
+	 */
+	String identityName(String hostName) {
+		return this.selection.get().nameOf(hostName);
+	}
+
+	/**
 	 * Replace the material of one identity: the default ({@code serverName} {@code null}) or a host name's, which
-	 * may be new. The context is built before it is swapped in, so a bad material leaves the old one serving.
+	 * may be new. The context is built before it is swapped in, so a bad material leaves the old one serving; material
+	 * the identity serves already (the same files written again) leaves the identity and its sessions as they are.
 	 * @param serverName the host name, or {@code null} for the default identity
 	 * @param material the new material
-	 * @throws IllegalStateException when the material cannot serve
+	 * @throws IllegalStateException when the material cannot serve (its test handshake fails)
 	 */
 	public void update(String serverName, TlsMaterial material) {
 		if (material == null) {
 			throw new IllegalArgumentException("material must not be null");
 		}
-		SslContext context = build(material);
 		String name = (serverName != null) ? serverName.toLowerCase(Locale.ROOT) : null;
-		this.selection.updateAndGet((current) -> current.with(name, context, material));
-		// A rotation between the build and the swap gave the keys to the contexts then in force only.
-		this.ticketKeys.applyTo(context);
-		logger.info("khamsin now serves {} for {}", material.description(),
-				(name != null) ? "server name " + name : "the default host");
+		TlsIdentity served = this.selection.get().identity(name);
+		if (served != null && UnchangedMaterial.test(served.material(), material)) {
+			logger.debug("khamsin keeps serving {} for {}: the update holds the same keys, certificates and trust",
+					served.material().description(), (name != null) ? "server name " + name : "the default host");
+			return;
+		}
+		TlsIdentity identity = this.factory.create(material);
+		this.selection.updateAndGet((current) -> current.with(name, identity));
+		logger.info("khamsin now serves {} for {} on {}", material.description(),
+				(name != null) ? "server name " + name : "the default host", identity.describeProvider());
 		for (BiConsumer<String, TlsMaterial> listener : this.updateListeners) {
 			listener.accept(name, material);
 		}
@@ -127,19 +150,26 @@ public final class TlsContexts {
 	}
 
 	/**
-	 * Rotate the session ticket keys when an interval has passed. Called for every new connection; costs one
-	 * clock read when nothing is due.
+	 * Replace every identity's session ticket keys once per {@link TlsConfig#ticketKeyRotation()}, on a timer of a
+	 * reactor, whether or not connections arrive. The timer ends with its reactor: a server starts it when its
+	 * reactors start, and its stop ends both.
+	 * @param reactor the event loop that runs the timer
+	 * @return the timer, to cancel it sooner
 	 */
-	void rotateTicketKeysIfDue() {
-		if (this.ticketKeys.due() && this.ticketKeys.rotateIfDue()) {
-			Selection current = this.selection.get();
-			this.ticketKeys.applyTo(current.defaultContext());
-			current.named().values().forEach(this.ticketKeys::applyTo);
+	public ScheduledFuture<?> startTicketKeyRotation(ScheduledExecutorService reactor) {
+		if (reactor == null) {
+			throw new IllegalArgumentException("reactor must not be null");
 		}
+		return this.ticketKeyRotation.start(reactor, this::rotateTicketKeys);
 	}
 
-	TicketKeys ticketKeys() {
-		return this.ticketKeys;
+	/** Replace every identity's session ticket keys now. */
+	void rotateTicketKeys() {
+		this.selection.get().identities().forEach((identity) -> identity.ticketKeys().rotate());
+	}
+
+	TicketKeyRotation ticketKeyRotation() {
+		return this.ticketKeyRotation;
 	}
 
 	/** @return the configuration the contexts were built from (identities as first given) */
@@ -150,12 +180,13 @@ public final class TlsContexts {
 	/** @return the material each identity serves now, keyed by host name, the default under {@code null} */
 	public Map<String, TlsMaterial> materials() {
 		Selection current = this.selection.get();
-		Map<String, TlsMaterial> materials = new HashMap<>(current.materials());
-		materials.put(null, current.defaultMaterial());
+		Map<String, TlsMaterial> materials = new HashMap<>();
+		current.named().forEach((name, identity) -> materials.put(name, identity.material()));
+		materials.put(null, current.defaultIdentity().material());
 		return materials;
 	}
 
-	/** @return whether BoringSSL runs the handshakes */
+	/** @return whether BoringSSL runs the handshakes (of every identity whose key it can sign with) */
 	public boolean openSsl() {
 		return this.provider.openSsl();
 	}
@@ -180,14 +211,24 @@ public final class TlsContexts {
 	 * @return e.g. {@code "netty-tcnative loaded"}, {@code "khamsin.tls.provider=jdk"} or why BoringSSL did not load
 	 */
 	public String providerReason() {
-		if (this.provider.fallbackReason() != null) {
-			return this.provider.fallbackReason();
+		String why = (this.provider.fallbackReason() != null) ? this.provider.fallbackReason()
+				: switch (this.config.provider()) {
+					case AUTO -> "netty-tcnative loaded";
+					case OPENSSL -> "khamsin.tls.provider=openssl";
+					case JDK -> "khamsin.tls.provider=jdk";
+				};
+		StringBuilder reason = new StringBuilder(why);
+		for (TlsIdentity identity : this.selection.get().identities()) {
+			if (identity.jdkReason() != null) {
+				reason.append("; ").append(identity.material().description()).append(" on ")
+					.append(identity.describeProvider());
+			}
 		}
-		return switch (this.config.provider()) {
-			case AUTO -> "netty-tcnative loaded";
-			case OPENSSL -> "khamsin.tls.provider=openssl";
-			case JDK -> "khamsin.tls.provider=jdk";
-		};
+		return reason.toString();
+	}
+
+	AlpnOffer alpnOffer() {
+		return this.alpnOffer;
 	}
 
 	/** @return the application protocols offered by ALPN, in order */
@@ -195,33 +236,51 @@ public final class TlsContexts {
 		return this.config.alpnProtocols();
 	}
 
-	private record Selection(SslContext defaultContext, Map<String, SslContext> named, TlsMaterial defaultMaterial,
-			Map<String, TlsMaterial> materials) {
+	/**
+	 * The identities in force: the default and one per host name.
+	 */
+	private record Selection(TlsIdentity defaultIdentity, Map<String, TlsIdentity> named) {
 
 		SslContext select(String hostName) {
 			if (hostName == null || this.named.isEmpty()) {
-				return this.defaultContext;
+				return this.defaultIdentity.context();
 			}
-			String name = hostName.toLowerCase(Locale.ROOT);
-			SslContext context = this.named.get(name);
-			if (context == null) {
-				int dot = name.indexOf('.');
-				if (dot > 0) {
-					context = this.named.get("*" + name.substring(dot));
-				}
-			}
-			return (context != null) ? context : this.defaultContext;
+			String name = nameOf(hostName);
+			return ((name != null) ? this.named.get(name) : this.defaultIdentity).context();
 		}
 
-		Selection with(String name, SslContext context, TlsMaterial material) {
-			if (name == null) {
-				return new Selection(context, this.named, material, this.materials);
+		/** The configured name whose identity serves a host name (its own or a wildcard), or {@code null}. */
+		String nameOf(String hostName) {
+			if (hostName == null) {
+				return null;
 			}
-			Map<String, SslContext> named = new HashMap<>(this.named);
-			named.put(name, context);
-			Map<String, TlsMaterial> materials = new HashMap<>(this.materials);
-			materials.put(name, material);
-			return new Selection(this.defaultContext, Map.copyOf(named), this.defaultMaterial, Map.copyOf(materials));
+			String name = hostName.toLowerCase(Locale.ROOT);
+			if (this.named.containsKey(name)) {
+				return name;
+			}
+			int dot = name.indexOf('.');
+			String wildcard = (dot > 0) ? "*" + name.substring(dot) : null;
+			return (wildcard != null && this.named.containsKey(wildcard)) ? wildcard : null;
+		}
+
+		TlsIdentity identity(String name) {
+			return (name != null) ? this.named.get(name) : this.defaultIdentity;
+		}
+
+		Selection with(String name, TlsIdentity identity) {
+			if (name == null) {
+				return new Selection(identity, this.named);
+			}
+			Map<String, TlsIdentity> named = new HashMap<>(this.named);
+			named.put(name, identity);
+			return new Selection(this.defaultIdentity, Map.copyOf(named));
+		}
+
+		List<TlsIdentity> identities() {
+			List<TlsIdentity> all = new ArrayList<>(this.named.size() + 1);
+			all.add(this.defaultIdentity);
+			all.addAll(this.named.values());
+			return all;
 		}
 
 	}

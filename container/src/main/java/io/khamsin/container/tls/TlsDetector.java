@@ -30,19 +30,22 @@ final class TlsDetector extends ChannelInboundHandlerAdapter {
 
 	private final TlsFigures.Reactor figures;
 
+	private final HandshakeFailureLog failureLog;
+
 	private final long timeoutMillis;
 
 	private HandshakeRecorder recorder;
 
-	TlsDetector(TlsContexts contexts, TlsFigures.Reactor figures, long timeoutMillis) {
+	TlsDetector(TlsContexts contexts, TlsFigures.Reactor figures, HandshakeFailureLog failureLog, long timeoutMillis) {
 		this.contexts = contexts;
 		this.figures = figures;
+		this.failureLog = failureLog;
 		this.timeoutMillis = timeoutMillis;
 	}
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
-		this.recorder = new HandshakeRecorder(this.figures, System.currentTimeMillis());
+		this.recorder = new HandshakeRecorder(this.figures, this.failureLog, System.currentTimeMillis());
 		ScheduledFuture<?> deadline = ctx.executor().schedule(() -> this.recorder.timedOut(ctx.channel()),
 				this.timeoutMillis, TimeUnit.MILLISECONDS);
 		this.recorder.deadline(deadline);
@@ -57,14 +60,13 @@ final class TlsDetector extends ChannelInboundHandlerAdapter {
 		int first = bytes.getUnsignedByte(bytes.readerIndex());
 		if (first == HANDSHAKE_RECORD) {
 			ChannelPipeline pipeline = ctx.pipeline();
-			String previous = ctx.name();
-			if (!this.contexts.openSsl()) {
-				RenegotiationGuard guard = new RenegotiationGuard(this.figures);
-				this.recorder.guard(guard);
-				pipeline.addAfter(previous, TlsHandlers.RENEGOTIATION, guard);
-				previous = TlsHandlers.RENEGOTIATION;
-			}
-			pipeline.addAfter(previous, TlsHandlers.SNI, new SniSelector(this.contexts));
+			// In front of the SNI stage, so that it reads every record from the first; it leaves when the identity
+			// chosen runs on BoringSSL.
+			RenegotiationGuard guard = new RenegotiationGuard(this.figures);
+			this.recorder.guard(guard);
+			pipeline.addAfter(ctx.name(), TlsHandlers.RENEGOTIATION, guard);
+			pipeline.addAfter(TlsHandlers.RENEGOTIATION, TlsHandlers.SNI,
+					new SniSelector(this.contexts, this.recorder, this.contexts.alpnOffer()));
 			pipeline.addAfter(TlsHandlers.SNI, TlsHandlers.HANDSHAKE, this.recorder);
 			ctx.fireChannelRead(bytes);
 			pipeline.remove(this);
@@ -122,7 +124,8 @@ final class TlsDetector extends ChannelInboundHandlerAdapter {
 
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
-		this.recorder.closed(ctx.channel());
+		// Still here: the connection sent no byte (a first byte that is no TLS record was counted already).
+		this.recorder.closedBeforeHello();
 		ctx.fireChannelInactive();
 	}
 

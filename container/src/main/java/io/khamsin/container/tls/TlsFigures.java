@@ -12,7 +12,8 @@ import io.netty.util.concurrent.EventExecutor;
 /**
  * The handshake figures of the TLS listeners that share them: per reactor (event loop), plain counters written by
  * that reactor's thread alone with release stores, as {@code ReactorMetrics} keeps its own, merged when read.
- * Counted once per connection: a full or a resumed handshake, or a failure and its {@link HandshakeFailure reason}.
+ * Counted once per connection: a full or a resumed handshake, a failure and its {@link HandshakeFailure reason}, or
+ * a close before the connection sent a byte.
  */
 public final class TlsFigures {
 
@@ -20,7 +21,9 @@ public final class TlsFigures {
 
 	private static final int RESUMED = 1;
 
-	private static final int FAILURES = 2;
+	private static final int CLOSED_BEFORE_HELLO = 2;
+
+	private static final int FAILURES = 3;
 
 	private static final HandshakeFailure[] REASONS = HandshakeFailure.values();
 
@@ -86,6 +89,10 @@ public final class TlsFigures {
 			add(RESUMED);
 		}
 
+		void closedBeforeHello() {
+			add(CLOSED_BEFORE_HELLO);
+		}
+
 		void failed(HandshakeFailure reason) {
 			add(FAILURES + reason.ordinal());
 		}
@@ -104,7 +111,7 @@ public final class TlsFigures {
 			for (int i = 0; i < failures.length; i++) {
 				failures[i] = get(FAILURES + i);
 			}
-			return HandshakeCounts.of(this.name, get(FULL), get(RESUMED), failures);
+			return HandshakeCounts.of(this.name, get(FULL), get(RESUMED), failures, get(CLOSED_BEFORE_HELLO));
 		}
 
 	}

@@ -39,6 +39,8 @@ public final class TlsHandlers {
 
 	private final TlsFigures figures;
 
+	private final HandshakeFailureLog failureLog;
+
 	/**
 	 * Create the handlers' factory of a TLS listener.
 	 * @param contexts the contexts to serve
@@ -53,6 +55,7 @@ public final class TlsHandlers {
 		}
 		this.contexts = contexts;
 		this.figures = figures;
+		this.failureLog = new HandshakeFailureLog(contexts::identityName);
 	}
 
 	/**
@@ -62,8 +65,7 @@ public final class TlsHandlers {
 	 * @return the handler, for this connection only
 	 */
 	public ChannelHandler newHandler(Channel channel) {
-		this.contexts.rotateTicketKeysIfDue();
-		return new TlsDetector(this.contexts, this.figures.reactor(channel.eventLoop()),
+		return new TlsDetector(this.contexts, this.figures.reactor(channel.eventLoop()), this.failureLog,
 				this.contexts.config().handshakeTimeout().toMillis());
 	}
 

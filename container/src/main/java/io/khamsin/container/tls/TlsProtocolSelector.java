@@ -21,7 +21,8 @@ import io.khamsin.container.transport.ProtocolSelector;
  * {@link ConnectionSecurity} that reads the connection's TLS session. The protocols offered are the contexts' ALPN
  * list ({@link TlsConfig#alpnProtocols()}), each of which must have its initializer here; a client that sends no
  * ALPN extension speaks HTTP/1.1 (RFC 9112 has no other way to start), or the first protocol offered when HTTP/1.1
- * is not.
+ * is not; one that offers only protocols not in the list never gets here: the SNI stage answers it with the
+ * {@code no_application_protocol} alert (RFC 7301 section 3.2).
  * <p>
  * A protocol joins by adding its name to the ALPN list and its initializer to the list given here.
  */

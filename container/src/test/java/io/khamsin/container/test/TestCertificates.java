@@ -91,12 +91,22 @@ public final class TestCertificates {
 	}
 
 	/**
-	 * A server certificate for DNS names and IP addresses; the first is the common name.
+	 * A server certificate with an ECDSA P-256 key for DNS names and IP addresses; the first is the common name.
 	 * @param names the names
 	 * @return the issued certificate
 	 */
 	public Issued server(String... names) {
-		return issue(List.of(names), KeyPurposeId.id_kp_serverAuth);
+		return server(KeyType.EC, names);
+	}
+
+	/**
+	 * A server certificate for DNS names and IP addresses; the first is the common name.
+	 * @param keyType the type of the server's key
+	 * @param names the names
+	 * @return the issued certificate
+	 */
+	public Issued server(KeyType keyType, String... names) {
+		return issue(keyType, List.of(names), KeyPurposeId.id_kp_serverAuth);
 	}
 
 	/**
@@ -105,12 +115,12 @@ public final class TestCertificates {
 	 * @return the issued certificate
 	 */
 	public Issued client(String commonName) {
-		return issue(List.of(commonName), KeyPurposeId.id_kp_clientAuth);
+		return issue(KeyType.EC, List.of(commonName), KeyPurposeId.id_kp_clientAuth);
 	}
 
-	private Issued issue(List<String> names, KeyPurposeId purpose) {
+	private Issued issue(KeyType keyType, List<String> names, KeyPurposeId purpose) {
 		try {
-			KeyPair keys = newKeys();
+			KeyPair keys = keyType.generate();
 			X509v3CertificateBuilder builder = builder(this.caName, new X500Name("CN=" + names.get(0)), keys);
 			List<GeneralName> alternatives = new ArrayList<>();
 			for (String name : names) {
@@ -177,9 +187,7 @@ public final class TestCertificates {
 	}
 
 	private static KeyPair newKeys() throws GeneralSecurityException {
-		KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
-		generator.initialize(new ECGenParameterSpec("secp256r1"));
-		return generator.generateKeyPair();
+		return KeyType.EC.generate();
 	}
 
 	private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair keys) {
@@ -204,6 +212,48 @@ public final class TestCertificates {
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * The type of a certificate's key, as a user may give it to a server.
+	 */
+	public enum KeyType {
+
+		/** ECDSA on P-256. */
+		EC("EC", "secp256r1"),
+
+		/** RSA, 2048 bits. */
+		RSA("RSA", null),
+
+		/** Ed25519 (RFC 8410). */
+		ED25519("Ed25519", null),
+
+		/** Ed448 (RFC 8410). */
+		ED448("Ed448", null),
+
+		/** RSA with the RSASSA-PSS key type of RFC 4055, usable for PSS signatures only. */
+		RSASSA_PSS("RSASSA-PSS", null);
+
+		private final String algorithm;
+
+		private final String curve;
+
+		KeyType(String algorithm, String curve) {
+			this.algorithm = algorithm;
+			this.curve = curve;
+		}
+
+		KeyPair generate() throws GeneralSecurityException {
+			KeyPairGenerator generator = KeyPairGenerator.getInstance(this.algorithm);
+			if (this.curve != null) {
+				generator.initialize(new ECGenParameterSpec(this.curve));
+			}
+			else if (this == RSA || this == RSASSA_PSS) {
+				generator.initialize(2048);
+			}
+			return generator.generateKeyPair();
+		}
+
 	}
 
 	/**

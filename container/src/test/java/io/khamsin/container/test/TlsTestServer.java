@@ -36,7 +36,8 @@ import io.khamsin.container.tls.TlsHandlers;
 import io.khamsin.container.tls.TlsSessionInfo;
 
 /**
- * A minimal real server for TLS tests: a Netty listener on loopback with {@link TlsHandlers} in front of Netty's
+ * A minimal real server for TLS tests: a Netty listener on loopback, whose reactors rotate the session ticket keys as
+ * a server's do, with {@link TlsHandlers} in front of Netty's
  * HTTP/1.1 codec and a responder whose body tells what the connection negotiated, one {@code name=value} a line:
  * {@code protocol}, {@code cipher}, {@code alpn}, {@code certificate} (the subject the server presented),
  * {@code peer} (the client certificate's subject from {@link SslInfo}, or {@code none}) and {@code session}.
@@ -64,6 +65,7 @@ public final class TlsTestServer implements AutoCloseable {
 			.bind(InetAddress.getLoopbackAddress(), 0)
 			.syncUninterruptibly()
 			.channel();
+		handlers.contexts().startTicketKeyRotation(this.group.next());
 	}
 
 	/**

@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A client's renegotiation of a TLS 1.2 session is refused on both providers: BoringSSL refuses it itself, the
- * JDK provider through the guard that follows the record layer.
+ * JDK provider through the guard that follows the record layer, also when it serves one identity beside BoringSSL.
  */
 @Timeout(60)
 class RenegotiationTests {
@@ -47,6 +47,26 @@ class RenegotiationTests {
 					.untilAsserted(() -> assertThat(server.figures().totals().failed(HandshakeFailure.RENEGOTIATION))
 						.isEqualTo(1));
 			}
+		}
+	}
+
+	@Test
+	void anIdentityTheJdkServesBesideBoringSslIsGuardedToo() throws Exception {
+		TlsConfig config = TlsConfig.builder(certificates.server("localhost").material("localhost"))
+			.serverName("ed448.test",
+					certificates.server(TestCertificates.KeyType.ED448, "ed448.test").material("ed448"))
+			.build();
+		try (TlsTestServer server = TlsTestServer.start(config);
+				TlsClient client = TlsClient.connect(certificates.clientContext(null), server.port(), "ed448.test",
+						"TLSv1.2")) {
+			assertThat(client.get("/before")).startsWith("HTTP/1.1 200");
+			assertThatExceptionOfType(IOException.class).isThrownBy(() -> {
+				client.socket().startHandshake();
+				client.get("/after");
+			});
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(server.figures().totals().failed(HandshakeFailure.RENEGOTIATION))
+					.isEqualTo(1));
 		}
 	}
 

@@ -172,8 +172,27 @@ class TlsHandshakeTests {
 		try (TlsTestServer server = start(provider)) {
 			CommandLine.Result both = sClient(server, "-alpn", "h2,http/1.1");
 			assertThat(both.output()).as(both.toString()).contains("ALPN protocol: http/1.1");
-			CommandLine.Result h2 = sClient(server, "-alpn", "h2");
-			assertThat(h2.output()).as(h2.toString()).contains("No ALPN negotiated");
+			CommandLine.Result none = sClient(server);
+			assertThat(none.output()).as(none.toString()).contains("No ALPN negotiated", "Verify return code: 0 (ok)");
+			assertThat(none.find(NEGOTIATED_PROTOCOL)).isEqualTo("TLSv1.3");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "OPENSSL", "JDK" })
+	void aClientThatOffersOnlyProtocolsTheListenerDoesNotSpeakGetsTheNoApplicationProtocolAlert(TlsProvider provider) {
+		CommandLine.assumeInstalled("openssl", "openssl");
+		try (TlsTestServer server = start(provider)) {
+			for (String offered : List.of("foo", "h2", "h2,spdy/3")) {
+				CommandLine.Result refused = sClient(server, "-alpn", offered);
+				assertThat(refused.exitCode()).as(refused.toString()).isNotZero();
+				assertThat(refused.output()).as(refused.toString())
+					.contains("no application protocol", "alert number 120")
+					.doesNotContain("BEGIN CERTIFICATE");
+			}
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+					server.figures().totals().failed(HandshakeFailure.NO_APPLICATION_PROTOCOL)).isEqualTo(3));
+			assertThat(server.figures().totals().full()).isZero();
 		}
 	}
 
