@@ -168,11 +168,8 @@ public final class TcpListener implements Listener {
 			probe.setReuseAddress(true);
 			probe.bind(address);
 		}
-		catch (BindException ex) {
-			throw new PortInUseException(address.getPort(), ex);
-		}
 		catch (IOException ex) {
-			throw new IllegalStateException("khamsin could not bind " + address + ": " + ex.getMessage(), ex);
+			throw bindFailure(address, ex);
 		}
 	}
 
@@ -185,12 +182,21 @@ public final class TcpListener implements Listener {
 			return bootstrap.bind(address).syncUninterruptibly().channel();
 		}
 		catch (Exception ex) {
-			if (ex instanceof BindException || ex.getCause() instanceof BindException
-					|| String.valueOf(ex.getMessage()).contains("Address already in use")) {
-				throw new PortInUseException(address.getPort(), ex);
-			}
-			throw new IllegalStateException("khamsin could not bind " + address + ": " + ex.getMessage(), ex);
+			throw bindFailure(address, ex);
 		}
+	}
+
+	/**
+	 * A port in use only for EADDRINUSE: the JDK and Netty's native transports report every failure to bind (an
+	 * address this machine does not have, a privileged port) as a {@link BindException}, each with its errno's text.
+	 */
+	private static IllegalStateException bindFailure(InetSocketAddress address, Exception ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (String.valueOf(cause.getMessage()).contains("Address already in use")) {
+				return new PortInUseException(address.getPort(), ex);
+			}
+		}
+		return new IllegalStateException("khamsin could not bind " + address + ": " + ex.getMessage(), ex);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.khamsin.container.engine;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,11 +18,12 @@ import io.khamsin.container.transport.PortInUseException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * A port that another server listens on is in use, even when both would listen with SO_REUSEPORT: a second
  * application started on the same port by mistake fails at start instead of taking part of the first one's
- * connections.
+ * connections. An address that this machine does not have is not a port in use.
  */
 @Timeout(60)
 class PortClaimTests {
@@ -51,6 +53,25 @@ class PortClaimTests {
 		}
 		finally {
 			first.stop();
+		}
+	}
+
+	@Test
+	void anAddressThisMachineDoesNotHaveIsNotReportedAsAPortInUse() throws Exception {
+		// TEST-NET-1 (RFC 5737): reserved for documentation, so no interface of this machine has it.
+		InetAddress unassigned = InetAddress.getByName("192.0.2.1");
+		for (ListenerMode mode : ListenerMode.values()) {
+			for (int port : new int[] { 0, 8080 }) {
+				KhamsinServer server = KhamsinServer.create(
+						KhamsinServerConfig.builder().address(unassigned).port(port).reactors(2).listener(mode).build(),
+						this.handler);
+				assertThatIllegalStateException().as("%s on port %d", mode, port)
+					.isThrownBy(server::start)
+					.isNotInstanceOf(PortInUseException.class)
+					.withMessageContaining("khamsin could not bind")
+					.withMessageContaining("192.0.2.1");
+				server.stop();
+			}
 		}
 	}
 
