@@ -20,10 +20,10 @@ import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.egress.EgressReason;
 import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.LatencyKey;
 import io.khamsin.container.metrics.LatencyListener;
-import io.khamsin.container.tls.HandshakeFailure;
 
 /**
  * Binds khamsin's figures to a {@link MeterRegistry}, so that Boot's meter filters and common tags apply:

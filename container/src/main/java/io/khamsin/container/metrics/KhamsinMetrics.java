@@ -13,7 +13,6 @@ import org.HdrHistogram.Histogram;
 
 import io.khamsin.container.egress.EgressCounters;
 import io.khamsin.container.guard.GuardCounters;
-import io.khamsin.container.tls.TlsFigures;
 
 /**
  * The figures of a server (or of several servers that share them): one {@link ReactorMetrics} per event loop,

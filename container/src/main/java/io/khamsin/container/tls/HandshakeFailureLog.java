@@ -9,6 +9,8 @@ import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.metrics.HandshakeFailure;
+
 /**
  * Tells the operator of the handshake failures that are not the client's doing, at WARN and with what to do: each
  * distinct cause once per interval (a minute), and with its next line how often it came in between, so that a key

@@ -16,6 +16,9 @@ import io.netty.internal.tcnative.SSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.metrics.HandshakeFailure;
+import io.khamsin.container.metrics.TlsFigures;
+
 /**
  * Counts a connection's handshake once: full, resumed, or failed with its reason (told to the
  * {@link HandshakeFailureLog}, which warns of those that are not the client's doing), and keeps the handshake
@@ -67,7 +70,7 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 				succeeded(ctx);
 			}
 			else {
-				failed(ctx.channel(), HandshakeFailure.of(completion.cause()), completion.cause());
+				failed(ctx.channel(), HandshakeFailures.of(completion.cause()), completion.cause());
 			}
 		}
 		else if (event instanceof SniCompletionEvent sni && !sni.isSuccess()) {
@@ -168,7 +171,7 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 	@Override
 	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
 		if (!this.done) {
-			failed(ctx.channel(), HandshakeFailure.of(cause), cause);
+			failed(ctx.channel(), HandshakeFailures.of(cause), cause);
 		}
 		else {
 			logger.debug("After its failed TLS handshake, {}: {}", ctx.channel(), cause.toString());

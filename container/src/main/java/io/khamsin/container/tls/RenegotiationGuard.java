@@ -6,6 +6,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.metrics.HandshakeFailure;
+import io.khamsin.container.metrics.TlsFigures;
+
 /**
  * Refuses client-initiated renegotiation of a TLS 1.2 session on the JDK provider, which would otherwise accept it
  * (a cheap way to make a server do expensive handshakes; testssl flags it). It follows the record layer (RFC 5246

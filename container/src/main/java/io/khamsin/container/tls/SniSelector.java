@@ -13,6 +13,8 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 
+import io.khamsin.container.metrics.HandshakeFailure;
+
 /**
  * Reads the ClientHello's server name (RFC 6066 section 3) and becomes the {@link SslHandler} of the context
  * that {@link TlsContexts#select} gives for it, as the contexts stand at that moment, so a swapped-in certificate

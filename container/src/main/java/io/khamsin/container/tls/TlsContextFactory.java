@@ -18,6 +18,8 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 
+import io.khamsin.container.metrics.HandshakeFailure;
+
 /**
  * Turns one {@link TlsMaterial} into a Netty server {@link SslContext} with the configuration's protocols,
  * suites, client authentication, session settings and ALPN list, on the implementation that can sign with its key,
@@ -112,7 +114,7 @@ final class TlsContextFactory {
 	}
 
 	private static String advice(Exception failure, ResolvedProvider provider) {
-		if (HandshakeFailure.of(failure) == HandshakeFailure.NO_SHARED_CIPHER) {
+		if (HandshakeFailures.of(failure) == HandshakeFailure.NO_SHARED_CIPHER) {
 			return "the cipher suites of that protocol include none this key can sign for (ECDHE_ECDSA suites for EC"
 					+ " and Ed25519 keys, ECDHE_RSA suites for RSA keys): add one, or leave the protocol out";
 		}

@@ -16,6 +16,8 @@ import io.netty.handler.ssl.SslContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.metrics.TlsFigures;
+
 /**
  * The one place where TLS contexts are made: one Netty {@link SslContext} per identity of a {@link TlsConfig}
  * (the default and one per SNI host name), on the implementation chosen once here (BoringSSL when it loads, else

@@ -14,6 +14,9 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.metrics.HandshakeFailure;
+import io.khamsin.container.metrics.TlsFigures;
+
 /**
  * The first handler of a connection to a TLS port: its first byte tells a TLS handshake record (content type 22,
  * RFC 8446 section 5.1) from cleartext. TLS sets up the SNI stage and the handshake recorder behind it and hands

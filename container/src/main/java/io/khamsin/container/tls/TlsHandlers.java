@@ -3,6 +3,8 @@ package io.khamsin.container.tls;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 
+import io.khamsin.container.metrics.TlsFigures;
+
 /**
  * What a connection initializer puts in front of its HTTP pipeline on a TLS port:
  *

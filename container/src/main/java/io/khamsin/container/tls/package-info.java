@@ -3,10 +3,11 @@
  * identity (the default and one per SNI host name), turned in one place, {@link io.khamsin.container.tls.TlsContexts},
  * into Netty {@code SslContext}s on BoringSSL (netty-tcnative) or the JDK, swapped atomically when material is
  * reloaded; {@link io.khamsin.container.tls.TlsHandlers}, the handlers put in front of a connection's HTTP pipeline
- * (cleartext refusal, SNI, the handshake and its {@link io.khamsin.container.tls.TlsFigures}); and
+ * (cleartext refusal, SNI and ALPN, the handshake, counted in the figures' {@code TlsFigures} and why one failed
+ * read by {@code HandshakeFailures}); and
  * {@link io.khamsin.container.tls.TlsProtocolSelector}, a TLS listener's way to its protocols: the handlers, then
  * the initializer of the protocol ALPN agreed on, with the connection's security ({@code https}, the session as
- * Spring's {@code SslInfo}, no file regions).
+ * Spring's {@code SslInfo}, encryption in user space).
  *
  * <p>The currency of key material is the JDK's: a {@link javax.net.ssl.KeyManagerFactory} for the server's key and
  * chain and a {@link javax.net.ssl.TrustManagerFactory} for client certificates ({@link
@@ -14,7 +15,8 @@
  * identity of {@code TlsContexts#materials()}, netty-codec-native-quic's
  * {@code QuicSslContextBuilder.forServer(material.keyManagers(), null).trustManager(material.trustManagers())}
  * with ALPN {@code h3}, joined by {@code QuicSslContextBuilder.buildForServerWithSni} under the same host-name rule
- * as {@code TlsContexts#select}, and rebuilt from {@code TlsContexts#addUpdateListener} on reload. Kernel TLS: a stack that exposes the traffic
+ * as {@code TlsContexts#select}, and rebuilt from {@code TlsContexts#addUpdateListener} on
+ * reload. Kernel TLS: a stack that exposes the traffic
  * secrets, such as Bouncy Castle's JSSE ({@code SSLContext.getInstance("TLSv1.3", new BouncyCastleJsseProvider())}
  * initialised with {@code material.keyManagers().getKeyManagers()} and the trust managers), becomes a third
  * provider in {@code ResolvedProvider}; Netty wraps its engine with {@code SslContextBuilder.sslContextProvider}, and

@@ -29,9 +29,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslHandler;
 import org.springframework.http.server.reactive.SslInfo;
 
+import io.khamsin.container.metrics.TlsFigures;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsContexts;
-import io.khamsin.container.tls.TlsFigures;
 import io.khamsin.container.tls.TlsHandlers;
 import io.khamsin.container.tls.TlsSessionInfo;
 

@@ -7,6 +7,7 @@ import javax.net.ssl.SSLHandshakeException;
 import ch.qos.logback.classic.Level;
 import org.junit.jupiter.api.Test;
 
+import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.test.LogCapture;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -10,7 +10,6 @@ import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.List;
 
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
@@ -23,10 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.test.CommandLine;
 import io.khamsin.container.test.LogCapture;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TlsTestServer;
+import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.tls.TlsMaterial;
+import io.khamsin.container.tls.TlsProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;

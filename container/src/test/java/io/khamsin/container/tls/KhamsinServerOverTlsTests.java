@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.test.CommandLine;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TestRoutes;

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.metrics.HandshakeFailure;
+import io.khamsin.container.metrics.TlsFigures;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TlsClient;
 import io.khamsin.container.test.TlsTestServer;

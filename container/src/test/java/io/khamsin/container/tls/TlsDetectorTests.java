@@ -8,6 +8,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.Test;
 
+import io.khamsin.container.metrics.HandshakeFailure;
+import io.khamsin.container.metrics.TlsFigures;
 import io.khamsin.container.test.TestCertificates;
 
 import static org.assertj.core.api.Assertions.assertThat;

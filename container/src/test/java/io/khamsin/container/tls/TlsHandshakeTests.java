@@ -20,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.metrics.HandshakeCounts;
+import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.test.CommandLine;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TlsTestServer;

@@ -1,4 +1,4 @@
-package io.khamsin.container.tls;
+package io.khamsin.container.metrics;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -41,7 +41,12 @@ public final class TlsFigures {
 		return new TlsFigures();
 	}
 
-	Reactor reactor(EventExecutor loop) {
+	/**
+	 * The counters of the reactor that runs a loop, made the first time the loop asks.
+	 * @param loop the reactor's event loop
+	 * @return its counters, to write from that loop only
+	 */
+	public Reactor reactor(EventExecutor loop) {
 		Reactor reactor = this.reactors.get(loop);
 		if (reactor == null) {
 			reactor = this.reactors.computeIfAbsent(loop, (key) -> new Reactor(Thread.currentThread().getName()));
@@ -71,7 +76,7 @@ public final class TlsFigures {
 	/**
 	 * The counters of one reactor, written by its thread only.
 	 */
-	static final class Reactor {
+	public static final class Reactor {
 
 		private final String name;
 
@@ -81,19 +86,26 @@ public final class TlsFigures {
 			this.name = name;
 		}
 
-		void full() {
+		/** Count a full handshake: a new session. */
+		public void full() {
 			add(FULL);
 		}
 
-		void resumed() {
+		/** Count a handshake that resumed an earlier session. */
+		public void resumed() {
 			add(RESUMED);
 		}
 
-		void closedBeforeHello() {
+		/** Count a connection that closed before it sent a byte: no handshake was tried. */
+		public void closedBeforeHello() {
 			add(CLOSED_BEFORE_HELLO);
 		}
 
-		void failed(HandshakeFailure reason) {
+		/**
+		 * Count a handshake that failed.
+		 * @param reason why
+		 */
+		public void failed(HandshakeFailure reason) {
 			add(FAILURES + reason.ordinal());
 		}
 

@@ -1,4 +1,4 @@
-package io.khamsin.container.tls;
+package io.khamsin.container.metrics;
 
 import java.util.Collections;
 import java.util.EnumMap;
