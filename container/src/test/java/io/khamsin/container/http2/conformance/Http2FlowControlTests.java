@@ -31,7 +31,7 @@ class Http2FlowControlTests {
 		@ConformanceCase("RFC 9113 §6.9")
 		void aZeroIncrementOnAStreamIsAStreamProtocolError(Peer peer) throws IOException {
 			H2Connection connection = peer.handshake();
-			connection.headers(1, connection.requestBlock("GET").bytes(), false, true);
+			connection.headers(1, connection.requestBlock("POST").bytes(), false, true);
 			connection.windowUpdate(1, 0);
 			connection.expect().streamError(1, PROTOCOL_ERROR);
 		}
@@ -69,7 +69,7 @@ class Http2FlowControlTests {
 		@ConformanceCase("RFC 9113 §6.9.1")
 		void aStreamWindowAboveTheMaximumIsAFlowControlReset(Peer peer) throws IOException {
 			H2Connection connection = peer.handshake();
-			connection.headers(1, connection.requestBlock("GET").bytes(), false, true);
+			connection.headers(1, connection.requestBlock("POST").bytes(), false, true);
 			connection.windowUpdate(1, MAX_WINDOW);
 			connection.windowUpdate(1, MAX_WINDOW);
 			connection.expect().rstStream(1, FLOW_CONTROL_ERROR);
@@ -119,7 +119,8 @@ class Http2FlowControlTests {
 			H2Connection connection = peer.handshake();
 			connection.settings(SETTINGS_INITIAL_WINDOW_SIZE, 0);
 			connection.expect().settingsAck();
-			connection.headers(1, connection.requestBlock("GET").bytes(), false, true);
+			// A POST whose body never ends: a GET may be answered, and its stream closed, before the SETTINGS arrive.
+			connection.headers(1, connection.requestBlock("POST").bytes(), false, true);
 			connection.windowUpdate(1, MAX_WINDOW);
 			connection.settings(SETTINGS_INITIAL_WINDOW_SIZE, 1);
 			connection.expect().connectionError(FLOW_CONTROL_ERROR);
