@@ -169,45 +169,25 @@ class KhamsinReactiveWebServerFactorySuiteTests extends AbstractKhamsinReactiveW
 
 	@Test
 	void sslWantsClientAuthenticationSucceedsWithClientCertificate() throws Exception {
-		Ssl ssl = new Ssl();
-		ssl.setClientAuth(Ssl.ClientAuth.WANT);
-		ssl.setKeyStore("classpath:" + RESOURCES + "test.jks");
-		ssl.setKeyPassword("password");
-		ssl.setKeyStorePassword("secret");
-		ssl.setTrustStore("classpath:" + RESOURCES + "test.jks");
+		Ssl ssl = clientAuthSsl(Ssl.ClientAuth.WANT);
 		testClientAuthSuccess(ssl, buildTrustAllSslWithClientKeyConnector("test.jks", "password"));
 	}
 
 	@Test
 	void sslWantsClientAuthenticationSucceedsWithoutClientCertificate() {
-		Ssl ssl = new Ssl();
-		ssl.setClientAuth(Ssl.ClientAuth.WANT);
-		ssl.setKeyStore("classpath:" + RESOURCES + "test.jks");
-		ssl.setKeyPassword("password");
-		ssl.setTrustStore("classpath:" + RESOURCES + "test.jks");
-		ssl.setKeyStorePassword("secret");
+		Ssl ssl = clientAuthSsl(Ssl.ClientAuth.WANT);
 		testClientAuthSuccess(ssl, buildTrustAllSslConnector());
 	}
 
 	@Test
 	void sslNeedsClientAuthenticationSucceedsWithClientCertificate() throws Exception {
-		Ssl ssl = new Ssl();
-		ssl.setClientAuth(Ssl.ClientAuth.NEED);
-		ssl.setKeyStore("classpath:" + RESOURCES + "test.jks");
-		ssl.setKeyStorePassword("secret");
-		ssl.setKeyPassword("password");
-		ssl.setTrustStore("classpath:" + RESOURCES + "test.jks");
+		Ssl ssl = clientAuthSsl(Ssl.ClientAuth.NEED);
 		testClientAuthSuccess(ssl, buildTrustAllSslWithClientKeyConnector("test.jks", "password"));
 	}
 
 	@Test
 	void sslNeedsClientAuthenticationFailsWithoutClientCertificate() {
-		Ssl ssl = new Ssl();
-		ssl.setClientAuth(Ssl.ClientAuth.NEED);
-		ssl.setKeyStore("classpath:" + RESOURCES + "test.jks");
-		ssl.setKeyStorePassword("secret");
-		ssl.setKeyPassword("password");
-		ssl.setTrustStore("classpath:" + RESOURCES + "test.jks");
+		Ssl ssl = clientAuthSsl(Ssl.ClientAuth.NEED);
 		startWithSsl(ssl);
 		Mono<String> result = executeSslRequest(buildTrustAllSslConnector());
 		assertThatExceptionOfType(WebClientRequestException.class)
@@ -509,6 +489,17 @@ class KhamsinReactiveWebServerFactorySuiteTests extends AbstractKhamsinReactiveW
 			ctx.fireChannelRead(msg);
 		}
 
+	}
+
+	/** The test key store as both key and trust store, as Boot's client-authentication cases configure it. */
+	private static Ssl clientAuthSsl(Ssl.ClientAuth clientAuth) {
+		Ssl ssl = new Ssl();
+		ssl.setClientAuth(clientAuth);
+		ssl.setKeyStore("classpath:" + RESOURCES + "test.jks");
+		ssl.setKeyStorePassword("secret");
+		ssl.setKeyPassword("password");
+		ssl.setTrustStore("classpath:" + RESOURCES + "test.jks");
+		return ssl;
 	}
 
 }
