@@ -56,9 +56,6 @@ final class Http1ServerHandler extends ConnectionHandler
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
 
-	/** Unread request bytes that are read and dropped to keep a connection alive; more closes it. */
-	private static final long DISCARD_LIMIT = 64 * 1024;
-
 	private final ServerContext context;
 
 	private final HttpSettings settings;
@@ -72,6 +69,8 @@ final class Http1ServerHandler extends ConnectionHandler
 	private final ConnectionTimer timer;
 
 	private final PipelinedRequests pipelined;
+
+	private final RequestBodyState body = new RequestBodyState();
 
 	private Http1ServerCodec codec;
 
@@ -91,10 +90,6 @@ final class Http1ServerHandler extends ConnectionHandler
 
 	private boolean receivingHead;
 
-	private boolean requestEnded;
-
-	private boolean discarding;
-
 	private boolean http10;
 
 	private boolean keepAlive;
@@ -104,14 +99,6 @@ final class Http1ServerHandler extends ConnectionHandler
 	private boolean draining;
 
 	private boolean continueExpected;
-
-	private long contentLength;
-
-	private boolean chunked;
-
-	private long bodyBytes;
-
-	private long discardFrom;
 
 	private boolean inRead;
 
@@ -249,7 +236,7 @@ final class Http1ServerHandler extends ConnectionHandler
 		if (msg instanceof LastHttpContent) {
 			this.inRequest = false;
 		}
-		if (this.discarding) {
+		if (this.body.draining()) {
 			discard(msg);
 			this.pipelined.processPending();
 		}
@@ -264,7 +251,7 @@ final class Http1ServerHandler extends ConnectionHandler
 	@Override
 	public void channelReadComplete(ChannelHandlerContext ctx) {
 		this.inRead = false;
-		if (this.receivingHead && this.exchange == null && !this.discarding && !this.timer.isTimingHead()) {
+		if (this.receivingHead && this.exchange == null && !this.body.draining() && !this.timer.isTimingHead()) {
 			// Part of a request head arrived and the rest did not come with it: time the rest.
 			this.timer.timeHead();
 		}
@@ -277,12 +264,12 @@ final class Http1ServerHandler extends ConnectionHandler
 
 	@Override
 	public boolean isAnswering() {
-		return this.exchange != null && this.requestEnded;
+		return this.exchange != null && this.body.ended();
 	}
 
 	@Override
 	public void handOver(Object msg) {
-		if (this.discarding) {
+		if (this.body.draining()) {
 			discard(msg);
 		}
 		else {
@@ -321,19 +308,16 @@ final class Http1ServerHandler extends ConnectionHandler
 		this.sequence++;
 		this.http10 = request.protocolVersion().equals(HttpVersion.HTTP_1_0);
 		this.keepAlive = HttpUtil.isKeepAlive(request);
-		this.contentLength = HttpUtil.getContentLength(request, -1L);
-		this.chunked = HttpUtil.isTransferEncodingChunked(request);
-		this.bodyBytes = 0;
-		this.requestEnded = false;
+		this.body.start(request);
 		this.continueExpected = false;
-		long bodyLength = this.chunked ? -1 : Math.max(0, this.contentLength);
-		HttpExchange exchange = this.dispatcher.dispatch(this, request, bodyLength, start, this.sequence);
+		HttpExchange exchange = this.dispatcher.dispatch(this, request, this.body.announcedLength(), start,
+				this.sequence);
 		if (exchange == null) {
 			return;
 		}
 		this.continueExpected = HttpUtil.is100ContinueExpected(request);
 		this.exchange = exchange;
-		if (this.contentLength != 0 || this.chunked) {
+		if (this.body.expected()) {
 			this.timer.timeBody();
 		}
 		else {
@@ -348,12 +332,7 @@ final class Http1ServerHandler extends ConnectionHandler
 			content.release();
 			return;
 		}
-		this.bodyBytes += content.content().readableBytes();
-		boolean last = content instanceof LastHttpContent;
-		if (last) {
-			this.requestEnded = true;
-		}
-		this.timer.bodyReceived(last);
+		this.timer.bodyReceived(this.body.received(content));
 		HttpResponseStatus refusal = exchange.onContent(content);
 		if (refusal != null) {
 			failExchange(exchange, refusal, new IOException("Request body exceeds the limit of "
@@ -362,19 +341,14 @@ final class Http1ServerHandler extends ConnectionHandler
 	}
 
 	private void discard(Object msg) {
-		if (msg instanceof HttpContent content) {
-			this.bodyBytes += content.content().readableBytes();
-		}
+		RequestBodyState.Drained drained = this.body.drain(msg);
 		ReferenceCountUtil.release(msg);
-		if (this.bodyBytes - this.discardFrom > DISCARD_LIMIT && !(msg instanceof LastHttpContent)) {
-			logger.debug("Closing {}: more than {} bytes of an unread request body", this.ctx.channel(), DISCARD_LIMIT);
-			this.discarding = false;
+		if (drained == RequestBodyState.Drained.TOO_MUCH) {
+			logger.debug("Closing {}: more than {} bytes of an unread request body", this.ctx.channel(),
+					RequestBodyState.DISCARD_LIMIT);
 			this.ctx.close();
-			return;
 		}
-		if (msg instanceof LastHttpContent) {
-			this.discarding = false;
-			this.requestEnded = true;
+		else if (drained == RequestBodyState.Drained.ENDED) {
 			afterExchange();
 		}
 	}
@@ -384,7 +358,7 @@ final class Http1ServerHandler extends ConnectionHandler
 		if (event instanceof DrainEvent) {
 			this.draining = true;
 			this.closing = true;
-			if (this.exchange == null && !this.receivingHead && !this.discarding) {
+			if (this.exchange == null && !this.receivingHead && !this.body.draining()) {
 				ctx.close();
 			}
 			return;
@@ -411,7 +385,7 @@ final class Http1ServerHandler extends ConnectionHandler
 		if (this.settings.serverHeader() != null && !headers.contains(HttpHeaderNames.SERVER)) {
 			headers.set(HttpHeaderNames.SERVER, this.settings.serverHeader());
 		}
-		boolean close = this.closing || !this.keepAlive || this.draining || !bodyCanBeDrained();
+		boolean close = this.closing || !this.keepAlive || this.draining || !this.body.canBeDrained();
 		if (streaming && !headers.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
 			if (this.http10) {
 				close = true;
@@ -427,11 +401,6 @@ final class Http1ServerHandler extends ConnectionHandler
 		else if (this.http10) {
 			headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
 		}
-	}
-
-	private boolean bodyCanBeDrained() {
-		// A chunked body of unknown length is drained up to DISCARD_LIMIT after the response (see discard).
-		return this.requestEnded || this.chunked || Math.max(0, this.contentLength) - this.bodyBytes <= DISCARD_LIMIT;
 	}
 
 	@Override
@@ -542,13 +511,12 @@ final class Http1ServerHandler extends ConnectionHandler
 			this.pipelined.releasePending();
 			return;
 		}
-		if (!this.requestEnded) {
+		if (!this.body.ended()) {
 			if (exchange != null) {
 				exchange.discardBody();
 			}
-			this.discarding = true;
-			this.discardFrom = this.bodyBytes;
-			if (this.contentLength > 0 || this.chunked) {
+			this.body.startDraining();
+			if (this.body.expectsBytes()) {
 				this.timer.timeBody();
 			}
 			this.pipelined.updateAutoRead();
