@@ -145,7 +145,8 @@ public final class Targets {
 	/**
 	 * A target defined on the command line ({@code --variant}): a Spring Boot target launched with more arguments,
 	 * measured in the same scenarios, so that the price of one setting can be read beside its base in one run.
-	 * @param base the Spring Boot target it derives from (khamsin, one of its variants, reactor-netty, tomcat, jetty)
+	 * @param base the Spring Boot target it derives from (khamsin, one of its variants, khamsin-before, reactor-netty,
+	 * tomcat, jetty)
 	 * @param name the variant's name, which no built-in target has
 	 * @param args the Spring Boot arguments added after the base's own
 	 * @return the variant
@@ -154,7 +155,8 @@ public final class Targets {
 		if (ALL.contains(name)) {
 			throw new IllegalArgumentException("variant '" + name + "' is the name of a built-in target");
 		}
-		if (!BOOT.contains(base.name()) && !KHAMSIN_VARIANTS.contains(base.name())) {
+		if (!BOOT.contains(base.name()) && !KHAMSIN_VARIANTS.contains(base.name())
+				&& !base.name().equals("khamsin-before")) {
 			throw new IllegalArgumentException("variant '" + name + "': its base '" + base.name()
 					+ "' is not a Spring Boot target, so it takes no Spring Boot arguments");
 		}

@@ -159,6 +159,18 @@ class TargetsTests {
 	}
 
 	@Test
+	void theBaselineTakesVariantsSoThatBothCommitsCanBeMeasuredOnEachTransport() {
+		Properties built = khamsinBuilt();
+		built.setProperty("khamsin-before.classpath", "before.jar");
+		built.setProperty("khamsin-before.main", "io.khamsin.sample.SampleApplication");
+		TargetSpec before = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>())).get("khamsin-before");
+
+		TargetSpec variant = Targets.variant(before, "khamsin-before-epoll", List.of("--khamsin.transport=epoll"));
+
+		assertThat(variant.command().apply(LAUNCH)).contains("before.jar").endsWith("--khamsin.transport=epoll");
+	}
+
+	@Test
 	void aVariantNeedsASpringBootBaseAndANameOfItsOwn() {
 		Map<String, TargetSpec> targets = byName(Targets.available(new Properties(), "bench.jar", new LinkedHashMap<>()));
 
