@@ -16,6 +16,8 @@ import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.transport.ConnectionSecurity;
 import io.khamsin.container.transport.ProtocolInitializer;
+import io.khamsin.container.transport.ReadPacing;
+import io.khamsin.container.transport.WriteCoalescing;
 
 /**
  * Sets up the HTTP/2 pipeline of a connection once the transport has chosen HTTP/2 for it (ALPN {@code h2}, or on a
@@ -111,6 +113,9 @@ public final class Http2Initializer implements ProtocolInitializer {
 				this.context.guards());
 		Http2Streams streams = new Http2Streams(connection, this.dispatcher, this.fixedResponses, settings,
 				this.context.guards());
+		// Both only on io_uring, where Netty's reactor needs them for a connection of many streams.
+		ReadPacing.install(channel);
+		WriteCoalescing.install(channel);
 		ChannelPipeline pipeline = channel.pipeline();
 		pipeline.addLast(CODEC, codec).addLast(STREAMS, new Http2MultiplexHandler(streams)).addLast(CONNECTION, connection);
 		return codec;

@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 import io.netty.channel.ChannelOption;
+import io.netty.channel.uring.IoUring;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
@@ -14,6 +15,7 @@ import reactor.core.publisher.Mono;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.transport.Transport;
 
 /**
  * khamsin itself, with HTTP/2 on and every default of {@code khamsin.http2.*}, serving a plain Spring
@@ -22,15 +24,32 @@ import io.khamsin.container.http2.Http2Config;
  */
 final class KhamsinTarget implements ConformanceTarget {
 
+	private final Transport transport;
+
 	private KhamsinServer server;
 
+	private KhamsinTarget(Transport transport) {
+		this.transport = transport;
+	}
+
+	/** @return khamsin as configured by default: on epoll, where HTTP/2 does best */
 	static KhamsinTarget h2c() {
-		return new KhamsinTarget();
+		return new KhamsinTarget(Transport.AUTO);
+	}
+
+	/** @return khamsin forced onto io_uring, with its workarounds for HTTP/2 there */
+	static KhamsinTarget h2cOnIoUring() {
+		return new KhamsinTarget(Transport.IO_URING);
 	}
 
 	@Override
 	public String name() {
-		return "khamsin";
+		return (this.transport == Transport.AUTO) ? "khamsin" : "khamsin-io-uring";
+	}
+
+	@Override
+	public boolean runsByDefault() {
+		return this.transport == Transport.AUTO || IoUring.isAvailable();
 	}
 
 	@Override
@@ -43,6 +62,7 @@ final class KhamsinTarget implements ConformanceTarget {
 		KhamsinServerConfig config = KhamsinServerConfig.builder()
 			.address(InetAddress.getLoopbackAddress())
 			.reactors(2)
+			.transport(this.transport)
 			.http2(Http2Config.builder().enabled(true).build())
 			// As the reference's: the floods whose answers go unread end after a few thousand frames.
 			.customizer((bootstrap) -> bootstrap.childOption(ChannelOption.SO_SNDBUF, NettyReferenceTarget.SEND_BUFFER))

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 final class Targets implements AutoCloseable {
 
 	private static final List<Supplier<ConformanceTarget>> ALL = List.of(NettyReferenceTarget::h2c,
-			NettyReferenceTarget::h2, KhamsinTarget::h2c);
+			NettyReferenceTarget::h2, KhamsinTarget::h2c, KhamsinTarget::h2cOnIoUring);
 
 	private final Map<ConformanceTarget, Object> started = new LinkedHashMap<>();
 
