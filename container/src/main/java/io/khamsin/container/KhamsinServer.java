@@ -152,7 +152,7 @@ public final class KhamsinServer {
 		CompletableFuture<Prepared> prepared = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
 			try {
-				ResolvedTransport transport = TransportResolver.resolve(this.config.transport());
+				ResolvedTransport transport = TransportResolver.resolve(this.config.transport(), this.config.http2().enabled());
 				PooledByteBufAllocator.DEFAULT.directBuffer(1).release();
 				Http1Initializer.preload();
 				EventLoopGroup group = newGroup(transport);
@@ -199,7 +199,7 @@ public final class KhamsinServer {
 		long startedAt = System.nanoTime();
 		Prepared prepared = takePrepared();
 		ResolvedTransport transport = (prepared != null) ? prepared.transport()
-				: TransportResolver.resolve(this.config.transport());
+				: TransportResolver.resolve(this.config.transport(), this.config.http2().enabled());
 		if (transport.fallbackReason() != null) {
 			logger.info("khamsin runs on {} ({})", transport.name(), transport.fallbackReason());
 		}

@@ -5,7 +5,10 @@ package io.khamsin.container.transport;
  */
 public enum Transport {
 
-	/** io_uring when the kernel and native library allow it, else epoll, else NIO. */
+	/**
+	 * io_uring when the kernel and native library allow it, else epoll, else NIO; epoll first for a server that serves
+	 * HTTP/2, which does better there.
+	 */
 	AUTO,
 
 	/** Linux io_uring; fails to start when it is not available. */

@@ -10,10 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.netty.channel.Channel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
@@ -25,6 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
+import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.test.TestRoutes;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -96,6 +100,82 @@ class TransportTests {
 		finally {
 			server.stop();
 		}
+	}
+
+	@Test
+	void withHttp2AutoRunsOnEpollAndSaysWhy() throws Exception {
+		String epoll = TransportResolver.epollUnavailability();
+		assumeTrue(epoll == null, () -> "epoll is not available on this machine (" + epoll + ")");
+		String ioUring = TransportResolver.ioUringUnavailability();
+		assumeTrue(ioUring == null, () -> "io_uring is not available on this machine (" + ioUring + ")");
+		List<List<String>> pipelines = new CopyOnWriteArrayList<>();
+		KhamsinServer server = http2Server(Transport.AUTO, pipelines);
+		server.start();
+		try {
+			assertThat(server.transport().transport()).isEqualTo(Transport.EPOLL);
+			assertThat(server.transport().fallbackReason()).startsWith("HTTP/2 is enabled")
+				.contains("set khamsin.transport=io-uring");
+			assertThat(overHttp2(server.port(), 1)).containsExactly("Hello, World!");
+			assertThat(pipelines).singleElement().satisfies((names) -> assertThat(names)
+				.doesNotContain(ReadPacing.NAME, WriteCoalescing.NAME));
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	@Test
+	void http2ForcedOntoIoUringPacesReadsAndCoalescesWritesOfItsConnections() throws Exception {
+		String ioUring = TransportResolver.ioUringUnavailability();
+		assumeTrue(ioUring == null, () -> "io_uring is not available on this machine (" + ioUring + ")");
+		List<List<String>> pipelines = new CopyOnWriteArrayList<>();
+		KhamsinServer server = http2Server(Transport.IO_URING, pipelines);
+		server.start();
+		try {
+			assertThat(server.transport().transport()).isEqualTo(Transport.IO_URING);
+			assertThat(server.transport().fallbackReason()).isNull();
+			assertThat(overHttp2(server.port(), 200)).hasSize(200).containsOnly("Hello, World!");
+			assertThat(pipelines).hasSize(200).allSatisfy((names) -> assertThat(names.subList(0, 2))
+				.containsExactly(WriteCoalescing.NAME, ReadPacing.NAME));
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	private static KhamsinServer http2Server(Transport transport, List<List<String>> pipelines) {
+		return KhamsinServer.create(KhamsinServerConfig.builder()
+			.reactors(1)
+			.transport(transport)
+			.http2(Http2Config.builder().enabled(true).build())
+			.build(), (request, response) -> {
+				Channel stream = ((KhamsinServerHttpRequest) request).channel();
+				pipelines.add(stream.parent().pipeline().names());
+				return new TestRoutes(null).handler().handle(request, response);
+			});
+	}
+
+	/** GET /plaintext {@code count} times at once over one HTTP/2 connection (upgraded from HTTP/1.1). */
+	private static List<String> overHttp2(int port, int count) throws Exception {
+		HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+		URI uri = URI.create("http://127.0.0.1:" + port + "/plaintext");
+		// The first request upgrades the connection; the others are its streams, all open at once.
+		HttpResponse<String> first = client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(first.version()).isEqualTo(HttpClient.Version.HTTP_2);
+		List<String> bodies = new ArrayList<>(List.of(first.body()));
+		while (bodies.size() < count) {
+			// At most 50 at once: the client refuses more streams than the server's limit (100) rather than wait.
+			List<CompletableFuture<HttpResponse<String>>> open = new ArrayList<>();
+			for (int i = 0; i < Math.min(50, count - bodies.size()); i++) {
+				open.add(client.sendAsync(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()));
+			}
+			for (CompletableFuture<HttpResponse<String>> response : open) {
+				HttpResponse<String> answered = response.get(30, TimeUnit.SECONDS);
+				assertThat(answered.version()).isEqualTo(HttpClient.Version.HTTP_2);
+				bodies.add(answered.body());
+			}
+		}
+		return bodies;
 	}
 
 	@Test
