@@ -7,7 +7,7 @@ public enum Transport {
 
 	/**
 	 * io_uring when the kernel and native library allow it, else epoll, else NIO; epoll first for a server that serves
-	 * HTTP/2, which does better there.
+	 * HTTP/2 in cleartext (h2c), which does better there.
 	 */
 	AUTO,
 

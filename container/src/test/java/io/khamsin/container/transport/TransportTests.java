@@ -29,7 +29,9 @@ import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TestRoutes;
+import io.khamsin.container.tls.TlsConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -103,7 +105,7 @@ class TransportTests {
 	}
 
 	@Test
-	void withHttp2AutoRunsOnEpollAndSaysWhy() throws Exception {
+	void withH2cAutoRunsOnEpollAndSaysWhy() throws Exception {
 		String epoll = TransportResolver.epollUnavailability();
 		assumeTrue(epoll == null, () -> "epoll is not available on this machine (" + epoll + ")");
 		String ioUring = TransportResolver.ioUringUnavailability();
@@ -113,11 +115,31 @@ class TransportTests {
 		server.start();
 		try {
 			assertThat(server.transport().transport()).isEqualTo(Transport.EPOLL);
-			assertThat(server.transport().fallbackReason()).startsWith("HTTP/2 is enabled")
+			assertThat(server.transport().fallbackReason()).startsWith("h2c is enabled")
 				.contains("set khamsin.transport=io-uring");
 			assertThat(overHttp2(server.port(), 1)).containsExactly("Hello, World!");
 			assertThat(pipelines).singleElement().satisfies((names) -> assertThat(names)
 				.doesNotContain(ReadPacing.NAME, WriteCoalescing.NAME));
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	@Test
+	void withHttp2OverTlsAutoStaysOnIoUring() throws Exception {
+		String ioUring = TransportResolver.ioUringUnavailability();
+		assumeTrue(ioUring == null, () -> "io_uring is not available on this machine (" + ioUring + ")");
+		TestCertificates certificates = TestCertificates.create();
+		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
+			.reactors(1)
+			.tls(TlsConfig.builder(certificates.server("127.0.0.1").material("127.0.0.1")).build())
+			.http2(Http2Config.builder().enabled(true).build())
+			.build(), new TestRoutes(null).handler());
+		server.start();
+		try {
+			assertThat(server.transport().transport()).isEqualTo(Transport.IO_URING);
+			assertThat(server.transport().fallbackReason()).isNull();
 		}
 		finally {
 			server.stop();
