@@ -1,8 +1,8 @@
 package io.khamsin.container.transport;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.uring.IoUringSocketChannel;
 
 /**
@@ -13,10 +13,11 @@ import io.netty.channel.uring.IoUringSocketChannel;
  * another, up to 128 passes in one turn, before it runs any task. On a connection that always has more to read, a
  * read that completes arms the next at once, so under load one turn lasts seconds. Everything an HTTP/2 connection
  * leaves to a task then waits: the end of each stream's channel is such a task, so closed streams pile up by the
- * ten thousand and the collector takes the reactor's time (measured with h2load, 64 connections of 100 streams:
- * about 20,000 stream channels alive where 6,400 requests were open, and 0.4x the requests per second of epoll,
- * whose reactor reads each ready connection once a turn). Paced, the io_uring reactor takes the same turns epoll
- * does: read what is there on every connection, answer it, run the tasks, read again.
+ * ten thousand (measured with h2load, 64 connections of 100 streams: up to about 100,000 stream channels alive where
+ * at most 6,400 requests were open; about 4,000 paced), and the collector takes the reactor's time. Paced, the
+ * io_uring reactor takes the turns epoll's does, which reads each ready connection once a turn: read what is there
+ * on every connection, answer it, run the tasks, read again. A read a later handler asks for (HTTP/2's codec asks
+ * at the end of every read) waits for the tasks too.
  * <p>
  * Installed first in a connection's pipeline and removed with it; the connection's automatic reads are off while
  * it is installed. Only io_uring needs it: {@link #install(Channel)} does nothing on another transport.
