@@ -28,6 +28,7 @@ import io.khamsin.container.tls.DevelopmentCertificate;
 import io.khamsin.container.tls.TlsConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A file written through {@link ZeroCopyHttpOutputMessage}, downloaded by curl over each kind of connection: the
@@ -98,6 +99,8 @@ class FileEgressTests {
 			.maxSize(32 * 1024 * 1024).build()).build();
 		start((config) -> config.pageCache(this.cache));
 		assertThat(download("http", "--http1.1")).isEqualTo(digest);
+		// The cache stores the body once its last byte is written, which can be after curl has read it all.
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.cache.figures().entries() == 1);
 		assertThat(download("http", "--http1.1")).as("the second download, a hit").isEqualTo(digest);
 		assertThat(counts()).containsEntry(EgressReason.PAGE_CACHE_COPY, 1L)
 			.containsEntry(EgressReason.PLAIN_CONNECTION, 0L);
