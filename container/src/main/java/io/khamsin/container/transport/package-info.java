@@ -7,6 +7,9 @@
  * ({@link io.khamsin.container.transport.ConnectionInitializer}: admission, its counts, the byte counter) before its
  * listener's {@link io.khamsin.container.transport.ProtocolSelector} hands it to a protocol's
  * {@link io.khamsin.container.transport.ProtocolInitializer}. TLS, ALPN and the HTTP/2 preface choose the protocol
- * there.
+ * there. On io_uring, a protocol that multiplexes many streams on a connection installs
+ * {@link io.khamsin.container.transport.ReadPacing} (one read a reactor turn) and
+ * {@link io.khamsin.container.transport.WriteCoalescing} (small writes between two flushes as one buffer), which work
+ * around how Netty's io_uring reactor runs tasks and shares its I/O vectors.
  */
 package io.khamsin.container.transport;
