@@ -255,7 +255,7 @@ public final class Bench {
 		preamble.add("| --- | --- | --- |");
 		for (TargetSpec target : targets) {
 			preamble.add("| " + target.name() + " | " + target.description().replace("|", "/") + " | "
-					+ campaign.transports.getOrDefault(target.name(), "not started") + " |");
+					+ campaign.transportsOf(target.name()) + " |");
 		}
 		preamble.add("");
 		if (options.p99BoundMillis != 1) {

@@ -63,8 +63,32 @@ final class Campaign {
 	/** scenario -> target -> the rounds run again, each as "round N: first, then again". */
 	final Map<String, Map<String, List<String>>> reruns = new LinkedHashMap<>();
 
-	/** target -> the I/O transport it was seen running on (the last scenario's reading). */
-	final Map<String, String> transports = new LinkedHashMap<>();
+	/** scenario -> target -> the I/O transport it was seen running on (a target may run on another per scenario). */
+	final Map<String, Map<String, String>> transports = new LinkedHashMap<>();
+
+	/**
+	 * @param target a target's name
+	 * @return the transports it was seen running on, each with the scenarios it ran them in when there were several,
+	 * or "not started"
+	 */
+	String transportsOf(String target) {
+		Map<String, List<String>> scenarios = new LinkedHashMap<>();
+		this.transports.forEach((scenario, seen) -> {
+			String transport = seen.get(target);
+			if (transport != null) {
+				scenarios.computeIfAbsent(transport, (name) -> new ArrayList<>()).add(scenario);
+			}
+		});
+		if (scenarios.isEmpty()) {
+			return "not started";
+		}
+		if (scenarios.size() == 1) {
+			return scenarios.keySet().iterator().next();
+		}
+		List<String> each = new ArrayList<>();
+		scenarios.forEach((transport, where) -> each.add(transport + " (" + String.join(", ", where) + ")"));
+		return String.join("; ", each);
+	}
 
 	/** scenario -> the scenario as measured (calibrated once every target was warm). */
 	final Map<String, Scenario> measured = new LinkedHashMap<>();
@@ -288,7 +312,7 @@ final class Campaign {
 				lengths.put(route.name(), result.bodyLength());
 			}
 			String transport = TransportProbe.of(process.pid(), target.jvm());
-			this.transports.put(target.name(), transport);
+			this.transports.computeIfAbsent(scenario.name(), (name) -> new LinkedHashMap<>()).put(target.name(), transport);
 			checks.put("transport", transport);
 			if (target.transport() != null && !target.transport().equals(transport)) {
 				String why = "runs on " + transport + ", not on " + target.transport() + " as it should";
@@ -362,7 +386,7 @@ final class Campaign {
 				row.extras().put("warmup_s", warmUp.seconds());
 				row.extras().put("warmup_steady", warmUp.steady());
 			}
-			String transport = this.transports.get(target.name());
+			String transport = this.transports.getOrDefault(scenario.name(), Map.of()).get(target.name());
 			if (transport != null) {
 				row.extras().put("transport", transport);
 			}
