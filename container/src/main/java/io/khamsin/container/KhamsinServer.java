@@ -152,7 +152,7 @@ public final class KhamsinServer {
 		CompletableFuture<Prepared> prepared = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
 			try {
-				ResolvedTransport transport = TransportResolver.resolve(this.config.transport(), servesH2c());
+				ResolvedTransport transport = TransportResolver.resolve(this.config.transport(), servesHttp2());
 				PooledByteBufAllocator.DEFAULT.directBuffer(1).release();
 				Http1Initializer.preload();
 				EventLoopGroup group = newGroup(transport);
@@ -182,9 +182,9 @@ public final class KhamsinServer {
 		return null;
 	}
 
-	/** @return whether the server speaks HTTP/2 in cleartext, which decides the transport {@code auto} takes */
-	private boolean servesH2c() {
-		return this.config.http2().enabled() && this.config.tls() == null;
+	/** @return whether the server speaks HTTP/2, which decides the transport {@code auto} takes */
+	private boolean servesHttp2() {
+		return this.config.http2().enabled();
 	}
 
 	private EventLoopGroup newGroup(ResolvedTransport transport) {
@@ -204,7 +204,7 @@ public final class KhamsinServer {
 		long startedAt = System.nanoTime();
 		Prepared prepared = takePrepared();
 		ResolvedTransport transport = (prepared != null) ? prepared.transport()
-				: TransportResolver.resolve(this.config.transport(), servesH2c());
+				: TransportResolver.resolve(this.config.transport(), servesHttp2());
 		if (transport.fallbackReason() != null) {
 			logger.info("khamsin runs on {} ({})", transport.name(), transport.fallbackReason());
 		}

@@ -12,21 +12,20 @@ import io.netty.channel.uring.IoUringServerSocketChannel;
 /**
  * Resolves a configured {@link Transport} to the one this machine can run. {@link Transport#AUTO} takes
  * io_uring, else epoll, else NIO, and keeps the reason each better one was skipped; a server that serves HTTP/2
- * in cleartext takes epoll first (see {@link #H2C_ON_EPOLL}). An explicit choice that is not available fails with
- * a message that says why and what to do.
+ * takes epoll first (see {@link #HTTP2_ON_EPOLL}). An explicit choice that is not available fails with a message
+ * that says why and what to do.
  */
 public final class TransportResolver {
 
 	/**
-	 * Why {@link Transport#AUTO} takes epoll for a server that serves HTTP/2 in cleartext (h2c). Netty's io_uring
-	 * reactor handles completions for up to 128 passes before it runs a task, and shares one array of 1,024 I/O
-	 * vectors among all its connections' writes between two submissions; khamsin works around both on io_uring
-	 * ({@link ReadPacing}, {@link WriteCoalescing}), which about doubles h2c there, and h2c still does about 0.7x of
-	 * epoll (h2load, 64 connections of 100 streams), the difference in the collector's time. HTTP/2 over TLS stays
-	 * on io_uring: on epoll some of its connections stopped being read under the same load while their bytes waited
-	 * in the socket, on khamsin and on Reactor Netty alike, which io_uring never showed.
+	 * Why {@link Transport#AUTO} takes epoll for a server that serves HTTP/2, over TLS or in cleartext. Netty's
+	 * io_uring reactor handles completions for up to 128 passes before it runs a task, and shares one array of 1,024
+	 * I/O vectors among all its connections' writes between two submissions; khamsin works around both on io_uring
+	 * ({@link ReadPacing}, {@link WriteCoalescing}), which about doubles h2c there, and still HTTP/2 does 0.6x-0.7x
+	 * of epoll there (h2load, 64 connections of 100 streams: h2c 0.72x, over TLS 0.57x), the difference in the
+	 * collector's time. A server without HTTP/2 stays on io_uring, where HTTP/1.1 does best.
 	 */
-	static final String H2C_ON_EPOLL = "h2c is enabled, and h2c on io_uring measured about 0.7x of epoll;"
+	static final String HTTP2_ON_EPOLL = "HTTP/2 is enabled, and HTTP/2 on io_uring measured 0.6x-0.7x of epoll;"
 			+ " set khamsin.transport=io-uring to run on io_uring anyway";
 
 	private TransportResolver() {
@@ -35,11 +34,11 @@ public final class TransportResolver {
 	/**
 	 * Resolve the transport.
 	 * @param requested the configured transport
-	 * @param h2c whether the server serves HTTP/2 in cleartext
+	 * @param http2 whether the server serves HTTP/2
 	 * @return the transport to run
 	 * @throws IllegalStateException if an explicitly requested transport is not available
 	 */
-	public static ResolvedTransport resolve(Transport requested, boolean h2c) {
+	public static ResolvedTransport resolve(Transport requested, boolean http2) {
 		return switch (requested) {
 			case IO_URING -> {
 				requireAvailable("io-uring", ioUringUnavailability());
@@ -50,15 +49,15 @@ public final class TransportResolver {
 				yield epoll(null);
 			}
 			case NIO -> nio(null);
-			case AUTO -> auto(h2c);
+			case AUTO -> auto(http2);
 		};
 	}
 
-	private static ResolvedTransport auto(boolean h2c) {
+	private static ResolvedTransport auto(boolean http2) {
 		String ioUring = ioUringUnavailability();
 		String epoll = epollUnavailability();
-		if (h2c && ioUring == null && epoll == null) {
-			return epoll(H2C_ON_EPOLL);
+		if (http2 && ioUring == null && epoll == null) {
+			return epoll(HTTP2_ON_EPOLL);
 		}
 		if (ioUring == null) {
 			return ioUring(null);

@@ -105,7 +105,7 @@ class TransportTests {
 	}
 
 	@Test
-	void withH2cAutoRunsOnEpollAndSaysWhy() throws Exception {
+	void withHttp2AutoRunsOnEpollAndSaysWhy() throws Exception {
 		String epoll = TransportResolver.epollUnavailability();
 		assumeTrue(epoll == null, () -> "epoll is not available on this machine (" + epoll + ")");
 		String ioUring = TransportResolver.ioUringUnavailability();
@@ -115,7 +115,7 @@ class TransportTests {
 		server.start();
 		try {
 			assertThat(server.transport().transport()).isEqualTo(Transport.EPOLL);
-			assertThat(server.transport().fallbackReason()).startsWith("h2c is enabled")
+			assertThat(server.transport().fallbackReason()).startsWith("HTTP/2 is enabled")
 				.contains("set khamsin.transport=io-uring");
 			assertThat(overHttp2(server.port(), 1)).containsExactly("Hello, World!");
 			assertThat(pipelines).singleElement().satisfies((names) -> assertThat(names)
@@ -127,7 +127,9 @@ class TransportTests {
 	}
 
 	@Test
-	void withHttp2OverTlsAutoStaysOnIoUring() throws Exception {
+	void withHttp2OverTlsAutoRunsOnEpollToo() throws Exception {
+		String epoll = TransportResolver.epollUnavailability();
+		assumeTrue(epoll == null, () -> "epoll is not available on this machine (" + epoll + ")");
 		String ioUring = TransportResolver.ioUringUnavailability();
 		assumeTrue(ioUring == null, () -> "io_uring is not available on this machine (" + ioUring + ")");
 		TestCertificates certificates = TestCertificates.create();
@@ -138,8 +140,8 @@ class TransportTests {
 			.build(), new TestRoutes(null).handler());
 		server.start();
 		try {
-			assertThat(server.transport().transport()).isEqualTo(Transport.IO_URING);
-			assertThat(server.transport().fallbackReason()).isNull();
+			assertThat(server.transport().transport()).isEqualTo(Transport.EPOLL);
+			assertThat(server.transport().fallbackReason()).startsWith("HTTP/2 is enabled");
 		}
 		finally {
 			server.stop();
