@@ -21,11 +21,11 @@ public final class TransportResolver {
 	 * Why {@link Transport#AUTO} takes epoll for a server that serves HTTP/2, over TLS or in cleartext. Netty's
 	 * io_uring reactor handles completions for up to 128 passes before it runs a task, and shares one array of 1,024
 	 * I/O vectors among all its connections' writes between two submissions; khamsin works around both on io_uring
-	 * ({@link ReadPacing}, {@link WriteCoalescing}), which about doubles h2c there, and still HTTP/2 does 0.6x-0.7x
-	 * of epoll there (h2load, 64 connections of 100 streams: h2c 0.72x, over TLS 0.57x), the difference in the
-	 * collector's time. A server without HTTP/2 stays on io_uring, where HTTP/1.1 does best.
+	 * ({@link ReadPacing}, {@link WriteCoalescing}), which about doubles h2c there, and still HTTP/2 does 0.56x-0.70x
+	 * of epoll there (h2load, 64 connections of 100 streams, two runs: h2c 0.70x and 0.57x, over TLS 0.56x); on h2c
+	 * the difference was the collector's time. A server without HTTP/2 stays on io_uring, where HTTP/1.1 does best.
 	 */
-	static final String HTTP2_ON_EPOLL = "HTTP/2 is enabled, and HTTP/2 on io_uring measured 0.6x-0.7x of epoll;"
+	static final String HTTP2_ON_EPOLL = "HTTP/2 is enabled, and HTTP/2 on io_uring measured 0.56x-0.70x of epoll;"
 			+ " set khamsin.transport=io-uring to run on io_uring anyway";
 
 	private TransportResolver() {
