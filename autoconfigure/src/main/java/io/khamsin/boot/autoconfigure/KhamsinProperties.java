@@ -23,7 +23,7 @@ import io.khamsin.container.transport.Transport;
  * @param reactors Number of reactors (event loops) that accept and serve connections. Defaults to the number of
  * available processors.
  * @param transport I/O transport. 'auto' takes io_uring, else epoll, else NIO, and logs why a better one was not
- * available; with HTTP/2 enabled on a port without TLS (h2c) it takes epoll first, where h2c does better.
+ * available; with HTTP/2 enabled (over TLS or h2c) it takes epoll first, where HTTP/2 does better.
  * @param listener Listener mode. 'reuseport' binds one SO_REUSEPORT socket per reactor (io_uring and epoll only,
  * NIO falls back to 'shared'); 'shared' binds one socket whose connections are handed to the reactors.
  * @param maxInitialLineLength Longest request line accepted. Longer ones are answered 414.
