@@ -90,6 +90,18 @@ public final class TransportResolver {
 				reason);
 	}
 
+	/**
+	 * @param transport a transport
+	 * @return why this machine cannot run it, or {@code null} when it can (NIO and {@code auto} always can)
+	 */
+	static String unavailability(Transport transport) {
+		return switch (transport) {
+			case IO_URING -> ioUringUnavailability();
+			case EPOLL -> epollUnavailability();
+			case NIO, AUTO -> null;
+		};
+	}
+
 	static String ioUringUnavailability() {
 		try {
 			return IoUring.isAvailable() ? null : describe(IoUring.unavailabilityCause());

@@ -49,11 +49,7 @@ class TransportTests {
 	@ParameterizedTest
 	@EnumSource(value = Transport.class, names = { "IO_URING", "EPOLL", "NIO" })
 	void aForcedTransportServesOnItsOwnChannelsOrSaysWhyItCannot(Transport transport) throws Exception {
-		String unavailability = switch (transport) {
-			case IO_URING -> TransportResolver.ioUringUnavailability();
-			case EPOLL -> TransportResolver.epollUnavailability();
-			default -> null;
-		};
+		String unavailability = TransportResolver.unavailability(transport);
 		List<Class<?>> channels = new ArrayList<>();
 		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
 			.reactors(1)
