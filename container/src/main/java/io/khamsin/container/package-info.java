@@ -8,12 +8,13 @@
  * rank, which import neither each other):
  * <p>
  * Package order: (root) -> http1, http2, websocket -> exchange -> bridge, cache.redis -> cache -> compression,
- * fixed, forwarded -> tls -> transport -> engine -> metrics, accesslog -> egress, guard
+ * fixed, forwarded -> tls -> transport -> engine -> metrics, accesslog -> egress, guard -> ktls
  * <p>
  * That is: the server and its configuration; the protocols; the exchange stage every protocol hands its requests
  * to; what it runs them through (the bridge to Spring, the page cache and its tiers, compression, fixed responses,
  * forwarded headers); then TLS, the transport and the engine every connection shares; and the figures, the access
- * log, the egress choice and the guards everything records into. A type two packages need lives in the lower one;
+ * log, the egress choice and the guards everything records into; and, last, kernel TLS's key arithmetic, which
+ * imports nothing of khamsin's. A type two packages need lives in the lower one;
  * a callback up is an interface the lower package owns. {@code PackageOrderTests} holds the code to this line.
  */
 package io.khamsin.container;
