@@ -183,6 +183,20 @@ public record TlsMaterial(KeyManagerFactory keyManagers, TrustManagerFactory tru
 	 * @return the chain, leaf first, or an empty list when the key managers hold no key
 	 */
 	public List<X509Certificate> certificateChain() {
+		KeyEntry entry = firstKeyEntry();
+		return (entry != null) ? List.of(entry.manager().getCertificateChain(entry.alias())) : List.of();
+	}
+
+	/**
+	 * The private key of the chain {@link #certificateChain()} gives.
+	 * @return the key, or {@code null} when the key managers hold no key
+	 */
+	public PrivateKey privateKey() {
+		KeyEntry entry = firstKeyEntry();
+		return (entry != null) ? entry.manager().getPrivateKey(entry.alias()) : null;
+	}
+
+	private KeyEntry firstKeyEntry() {
 		for (KeyManager manager : this.keyManagers.getKeyManagers()) {
 			if (manager instanceof X509KeyManager x509) {
 				for (String type : KEY_TYPES) {
@@ -190,13 +204,17 @@ public record TlsMaterial(KeyManagerFactory keyManagers, TrustManagerFactory tru
 					if (aliases != null && aliases.length > 0) {
 						X509Certificate[] chain = x509.getCertificateChain(aliases[0]);
 						if (chain != null && chain.length > 0) {
-							return List.of(chain);
+							return new KeyEntry(x509, aliases[0]);
 						}
 					}
 				}
 			}
 		}
-		return List.of();
+		return null;
+	}
+
+	private record KeyEntry(X509KeyManager manager, String alias) {
+
 	}
 
 }
