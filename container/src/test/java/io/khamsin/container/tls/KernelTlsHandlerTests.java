@@ -140,7 +140,7 @@ class KernelTlsHandlerTests {
 	}
 
 	@Test
-	void onThisMachinesKernelTheSocketOptionsAreTriedAndARefusalKeepsTheConnectionWorking() throws Exception {
+	void theKernelTakesTheConnectionOverWhereItHasTlsAndARefusalKeepsItInUserspace() throws Exception {
 		Assumptions.assumeTrue(Epoll.isAvailable(), "epoll is not available: " + Epoll.unavailabilityCause());
 		Path available = Path.of("/proc/sys/net/ipv4/tcp_available_ulp");
 		Assumptions.assumeTrue(Files.isReadable(available), available + " cannot be read: not a Linux kernel with ULPs");
@@ -152,7 +152,10 @@ class KernelTlsHandlerTests {
 			assertThat(exchange(client, "again")).isEqualTo("echo:again");
 			KernelTlsHandler handler = server.handler.get();
 			if (kernelTls) {
-				assertThat(handler.kernelSends()).as("the kernel offers tls: %s", ulps).isTrue();
+				assertThat(handler.kernelSends()).as("the kernel offers tls (%s), yet: %s", ulps, handler.userspaceReason())
+					.isTrue();
+				// The kernel's own count of the sockets whose sending its TLS layer does in software.
+				assertThat(Files.readString(Path.of("/proc/net/tls_stat"))).containsPattern("TlsCurrTxSw\\s+[1-9]");
 			}
 			else if (!handler.kernelSends()) {
 				// A privileged process may still load the module on demand; this one was refused.
