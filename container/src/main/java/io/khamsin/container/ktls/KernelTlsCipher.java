@@ -1,6 +1,10 @@
 package io.khamsin.container.ktls;
 
+import java.security.spec.AlgorithmParameterSpec;
 import java.util.Locale;
+
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
 
 /**
  * The TLS 1.3 cipher suites whose records the kernel's {@code tls} module can seal, with the sizes its
@@ -125,6 +129,16 @@ public enum KernelTlsCipher {
 	/** @return the JCA transformation that seals and opens its records */
 	public String transformation() {
 		return this.transformation;
+	}
+
+	/**
+	 * The JCA parameters that seal or open one record.
+	 * @param nonce the record's nonce ({@link TrafficKeys#nonce})
+	 * @return a 128-bit-tag GCM specification for AES, the nonce alone for ChaCha20-Poly1305
+	 */
+	public AlgorithmParameterSpec parameters(byte[] nonce) {
+		return (this == CHACHA20_POLY1305_SHA256) ? new IvParameterSpec(nonce)
+				: new GCMParameterSpec(TAG_LENGTH * 8, nonce);
 	}
 
 	/** @return the JCA algorithm of its key */

@@ -5,8 +5,6 @@ import java.util.Arrays;
 
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -56,15 +54,8 @@ public final class RecordOpener {
 				|| ((record[3] & 0xff) << 8 | (record[4] & 0xff)) != record.length - HEADER_LENGTH) {
 			throw new IllegalArgumentException("not a whole sealed TLS 1.3 record (" + record.length + " bytes)");
 		}
-		byte[] nonce = this.keys.nonce(sequence);
 		try {
-			if (this.keys.cipher() == KernelTlsCipher.CHACHA20_POLY1305_SHA256) {
-				this.cipher.init(Cipher.DECRYPT_MODE, this.key, new IvParameterSpec(nonce));
-			}
-			else {
-				this.cipher.init(Cipher.DECRYPT_MODE, this.key,
-						new GCMParameterSpec(KernelTlsCipher.TAG_LENGTH * 8, nonce));
-			}
+			this.cipher.init(Cipher.DECRYPT_MODE, this.key, this.keys.cipher().parameters(this.keys.nonce(sequence)));
 			this.cipher.updateAAD(record, 0, HEADER_LENGTH);
 			return this.cipher.doFinal(record, HEADER_LENGTH, record.length - HEADER_LENGTH);
 		}

@@ -87,8 +87,6 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 
 	private volatile String protocolVersion;
 
-	private volatile KernelTlsCipher cipher;
-
 	KernelTlsHandler(KernelTlsServer server, KernelTlsSwitch kernel) {
 		this.server = server;
 		this.kernel = kernel;
@@ -123,11 +121,6 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 	/** @return the negotiated protocol, e.g. {@code TLSv1.3}, or {@code null} before the handshake ends */
 	public String protocolVersion() {
 		return this.protocolVersion;
-	}
-
-	/** @return the negotiated cipher when the kernel can seal its records, else {@code null} */
-	public KernelTlsCipher cipher() {
-		return this.cipher;
 	}
 
 	@Override
@@ -218,11 +211,11 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 		this.applicationProtocol = (alpn != null) ? alpn.getUtf8Decoding() : null;
 		boolean tls13 = TlsUtils.isTLSv13(parameters.getNegotiatedVersion());
 		this.protocolVersion = tls13 ? "TLSv1.3" : "TLSv1.2";
-		this.cipher = tls13 ? KernelTlsCipher.ofCode(parameters.getCipherSuite()) : null;
+		KernelTlsCipher cipher = tls13 ? KernelTlsCipher.ofCode(parameters.getCipherSuite()) : null;
 		if (!tls13) {
 			this.userspaceReason = "TLS 1.2: the kernel takes TLS 1.3 connections only here";
 		}
-		else if (this.cipher == null) {
+		else if (cipher == null) {
 			this.userspaceReason = String.format("cipher suite 0x%04x is not one the kernel seals",
 					parameters.getCipherSuite());
 		}
@@ -231,7 +224,7 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 					+ " bytes, and the kernel seals records of up to " + MAX_PLAINTEXT;
 		}
 		else {
-			this.sendingKeys = KeySchedule.trafficKeys(this.cipher,
+			this.sendingKeys = KeySchedule.trafficKeys(cipher,
 					this.server.copy(parameters.getTrafficSecretServer()));
 		}
 		ctx.fireUserEventTriggered(SslHandshakeCompletionEvent.SUCCESS);

@@ -23,7 +23,6 @@ import org.bouncycastle.tls.SignatureAlgorithm;
 import org.bouncycastle.tls.SignatureAndHashAlgorithm;
 import org.bouncycastle.tls.TlsCredentials;
 import org.bouncycastle.tls.TlsFatalAlert;
-import org.bouncycastle.tls.TlsServerContext;
 import org.bouncycastle.tls.TlsUtils;
 import org.bouncycastle.tls.crypto.TlsCertificate;
 import org.bouncycastle.tls.crypto.TlsCryptoParameters;
@@ -171,11 +170,6 @@ final class KernelTlsServer extends AbstractTlsServer {
 	/** @return the connection's parameters once the handshake is complete */
 	SecurityParameters parameters() {
 		return this.context.getSecurityParametersConnection();
-	}
-
-	/** @return the context of this connection */
-	TlsServerContext context() {
-		return this.context;
 	}
 
 	/**

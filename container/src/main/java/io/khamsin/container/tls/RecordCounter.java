@@ -52,9 +52,4 @@ final class RecordCounter {
 		return this.records;
 	}
 
-	/** @return whether the last record counted has been seen whole */
-	boolean atBoundary() {
-		return this.headerSeen == 0 && this.bodyLeft == 0;
-	}
-
 }

@@ -16,10 +16,14 @@
  * {@code QuicSslContextBuilder.forServer(material.keyManagers(), null).trustManager(material.trustManagers())}
  * with ALPN {@code h3}, joined by {@code QuicSslContextBuilder.buildForServerWithSni} under the same host-name rule
  * as {@code TlsContexts#select}, and rebuilt from {@code TlsContexts#addUpdateListener} on
- * reload. Kernel TLS: a stack that exposes the traffic
- * secrets, such as Bouncy Castle's JSSE ({@code SSLContext.getInstance("TLSv1.3", new BouncyCastleJsseProvider())}
- * initialised with {@code material.keyManagers().getKeyManagers()} and the trust managers), becomes a third
- * provider in {@code ResolvedProvider}; Netty wraps its engine with {@code SslContextBuilder.sslContextProvider}, and
- * the handlers here stay as they are.
+ * reload.
+ *
+ * <p>Kernel TLS: {@link io.khamsin.container.tls.KernelTlsHandler} takes the place of Netty's {@code SslHandler} on a
+ * connection that may hand its sending to the kernel. Bouncy Castle's low-level TLS ({@code KernelTlsServer}, one
+ * identity's {@code TlsMaterial#privateKey()} and chain) runs the handshake; after a TLS 1.3 handshake the sending
+ * keys and the count of records sealed ({@code RecordCounter}) go to the kernel by its socket options
+ * ({@code KernelTlsSocket}, behind {@code KernelTlsSwitch}). Why not BoringSSL's key log: {@code docs/DESIGN.md}.
+ * Not yet chosen by {@code TlsHandlers}: the SNI stage, the ALPN stage and the handshake figures still expect an
+ * {@code SslHandler}.
  */
 package io.khamsin.container.tls;

@@ -3,11 +3,6 @@ package io.khamsin.container.ktls;
 import java.util.Arrays;
 import java.util.HexFormat;
 
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.IvParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
-
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,7 +58,7 @@ class RecordOpenerTests {
 			byte[] secret = new byte[cipher.hashLength()];
 			secret[0] = 42;
 			TrafficKeys keys = KeySchedule.trafficKeys(cipher, secret);
-			byte[] record = seal(keys, 5, "hello, kernel".getBytes(), 23);
+			byte[] record = TestRecords.seal(keys, 5, "hello, kernel".getBytes(), 23);
 			RecordOpener opener = new RecordOpener(keys);
 			assertThat(opener.open(record, 4)).as("%s at another sequence", cipher).isNull();
 			assertThat(new String(RecordOpener.content(opener.open(record, 5)))).isEqualTo("hello, kernel");
@@ -85,28 +80,6 @@ class RecordOpenerTests {
 		assertThat(RecordOpener.innerType(new byte[] { 'a', 22, 0, 0 })).isEqualTo(22);
 		assertThat(RecordOpener.content(new byte[] { 'a', 'b', 23, 0 })).containsExactly('a', 'b');
 		assertThat(RecordOpener.innerType(new byte[] { 0, 0 })).isZero();
-	}
-
-	private static byte[] seal(TrafficKeys keys, long sequence, byte[] content, int type) throws Exception {
-		KernelTlsCipher cipher = keys.cipher();
-		byte[] inner = Arrays.copyOf(content, content.length + 1);
-		inner[content.length] = (byte) type;
-		int length = inner.length + KernelTlsCipher.TAG_LENGTH;
-		byte[] header = { 23, 3, 3, (byte) (length >> 8), (byte) length };
-		Cipher sealer = Cipher.getInstance(cipher.transformation());
-		SecretKeySpec key = new SecretKeySpec(keys.key(), cipher.keyAlgorithm());
-		if (cipher == KernelTlsCipher.CHACHA20_POLY1305_SHA256) {
-			sealer.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(keys.nonce(sequence)));
-		}
-		else {
-			sealer.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(128, keys.nonce(sequence)));
-		}
-		sealer.updateAAD(header);
-		byte[] sealed = sealer.doFinal(inner);
-		byte[] record = new byte[header.length + sealed.length];
-		System.arraycopy(header, 0, record, 0, header.length);
-		System.arraycopy(sealed, 0, record, header.length, sealed.length);
-		return record;
 	}
 
 }

@@ -18,11 +18,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.IvParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -55,8 +52,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.khamsin.container.ktls.KernelTlsCipher;
 import io.khamsin.container.ktls.RecordOpener;
+import io.khamsin.container.ktls.TestRecords;
 import io.khamsin.container.ktls.TrafficKeys;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,6 +67,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KernelTlsHandlerTests {
 
 	private static final DevelopmentCertificate CERTIFICATE = DevelopmentCertificate.create();
+
+	private static final List<String> ALPN = List.of("h2", "http/1.1");
 
 	@TempDir
 	static Path files;
@@ -146,7 +145,7 @@ class KernelTlsHandlerTests {
 		Assumptions.assumeTrue(Files.isReadable(available), available + " cannot be read: not a Linux kernel with ULPs");
 		String ulps = Files.readString(available).trim();
 		boolean kernelTls = List.of(ulps.split("\\s+")).contains("tls");
-		try (TestServer server = TestServer.start(KernelTlsSocket.INSTANCE, true);
+		try (TestServer server = TestServer.start(true);
 				SSLSocket client = connect(server, "TLSv1.3")) {
 			assertThat(exchange(client, "hello")).isEqualTo("echo:hello");
 			assertThat(exchange(client, "again")).isEqualTo("echo:again");
@@ -166,7 +165,7 @@ class KernelTlsHandlerTests {
 
 	@Test
 	void theKernelsSocketOptionsNeedAUnixChannel() throws Exception {
-		try (TestServer server = TestServer.start(KernelTlsSocket.INSTANCE, false);
+		try (TestServer server = TestServer.start(false);
 				SSLSocket client = connect(server, "TLSv1.3")) {
 			assertThat(exchange(client, "hello")).isEqualTo("echo:hello");
 			assertThat(server.handler.get().userspaceReason()).contains("cannot set the kernel's TLS socket options");
@@ -309,31 +308,10 @@ class KernelTlsHandlerTests {
 			}
 			ByteArrayOutputStream sealed = new ByteArrayOutputStream();
 			for (int offset = 0; offset < plain.length; offset += 16_384) {
-				sealed.write(seal(Arrays.copyOfRange(plain, offset, Math.min(plain.length, offset + 16_384))));
+				sealed.write(TestRecords.seal(this.keys, this.sequence++,
+						Arrays.copyOfRange(plain, offset, Math.min(plain.length, offset + 16_384)), 23));
 			}
 			ctx.write(Unpooled.wrappedBuffer(sealed.toByteArray()), promise);
-		}
-
-		private byte[] seal(byte[] content) throws Exception {
-			KernelTlsCipher cipher = this.keys.cipher();
-			byte[] inner = Arrays.copyOf(content, content.length + 1);
-			inner[content.length] = 23;
-			int length = inner.length + KernelTlsCipher.TAG_LENGTH;
-			byte[] header = { 23, 3, 3, (byte) (length >> 8), (byte) length };
-			Cipher sealer = Cipher.getInstance(cipher.transformation());
-			SecretKeySpec key = new SecretKeySpec(this.keys.key(), cipher.keyAlgorithm());
-			byte[] nonce = this.keys.nonce(this.sequence++);
-			if (cipher == KernelTlsCipher.CHACHA20_POLY1305_SHA256) {
-				sealer.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(nonce));
-			}
-			else {
-				sealer.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(128, nonce));
-			}
-			sealer.updateAAD(header);
-			byte[] body = sealer.doFinal(inner);
-			byte[] record = Arrays.copyOf(header, header.length + body.length);
-			System.arraycopy(body, 0, record, header.length, body.length);
-			return record;
 		}
 
 	}
@@ -417,7 +395,7 @@ class KernelTlsHandlerTests {
 
 		private final AtomicReference<KernelTlsHandler> handler = new AtomicReference<>();
 
-		private TestServer(KernelTlsSwitch kernel, boolean epoll) {
+		private TestServer(Supplier<KernelTlsHandler> handlers, boolean epoll) {
 			IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
 			Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
 			this.group = new MultiThreadIoEventLoopGroup(1, io);
@@ -426,9 +404,7 @@ class KernelTlsHandlerTests {
 				.childHandler(new ChannelInitializer<Channel>() {
 					@Override
 					protected void initChannel(Channel channel) {
-						KernelTlsHandler tls = new KernelTlsHandler(new KernelTlsServer(KernelTlsHandler.CRYPTO,
-								CERTIFICATE.material().privateKey(), CERTIFICATE.material().certificateChain(),
-								List.of("h2", "http/1.1")), kernel);
+						KernelTlsHandler tls = handlers.get();
 						TestServer.this.handler.set(tls);
 						channel.pipeline().addLast("capture", TestServer.this.capture);
 						channel.pipeline().addLast("tls", tls);
@@ -440,8 +416,16 @@ class KernelTlsHandlerTests {
 				.channel();
 		}
 
+		/** A server whose connections hand their keys to a kernel of the test's. */
 		static TestServer start(KernelTlsSwitch kernel, boolean epoll) {
-			return new TestServer(kernel, epoll);
+			return new TestServer(() -> new KernelTlsHandler(new KernelTlsServer(KernelTlsHandler.CRYPTO,
+					CERTIFICATE.material().privateKey(), CERTIFICATE.material().certificateChain(), ALPN), kernel),
+					epoll);
+		}
+
+		/** A server whose connections are what khamsin makes: the kernel's socket options. */
+		static TestServer start(boolean epoll) {
+			return new TestServer(() -> KernelTlsHandler.of(CERTIFICATE.material(), ALPN), epoll);
 		}
 
 		int port() {
