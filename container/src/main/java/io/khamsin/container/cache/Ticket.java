@@ -74,6 +74,10 @@ public final class Ticket {
 
 	private boolean tooLarge;
 
+	private long announcedLength = -1;
+
+	private long bodyBytes;
+
 	Ticket(DefaultPageCache cache, CacheRequest request, String page, Flight flight, Role role, boolean admitted,
 			CacheTier tier, CachedResponse fallback) {
 		this.cache = cache;
@@ -90,6 +94,19 @@ public final class Ticket {
 	/** @return whether the ticket is still copying the response to store it */
 	public boolean isCapturing() {
 		return this.capturing && this.admitted;
+	}
+
+	/**
+	 * Whether the response was written whole: its head, and for a {@code GET} every byte its
+	 * {@code Content-Length} announced. A connection that closes after that (a client that read the whole body and
+	 * left before the exchange's completion reached the tap) leaves nothing partial to store.
+	 * @return whether the head and the whole announced body were written
+	 */
+	public boolean isWrittenWhole() {
+		if (this.names == null) {
+			return false;
+		}
+		return this.role == Role.HEAD || (this.announcedLength >= 0 && this.bodyBytes == this.announcedLength);
 	}
 
 	/** @return whether the ticket renders a stale entry again in the background, its response written nowhere */
@@ -131,6 +148,7 @@ public final class Ticket {
 		}
 		this.names = names.toArray(new String[0]);
 		this.values = values.toArray(new String[0]);
+		this.announcedLength = contentLength;
 		if (this.role == Role.HEAD) {
 			return;
 		}
@@ -156,11 +174,15 @@ public final class Ticket {
 	 * @param part the part
 	 */
 	public void onBody(ByteBuf part) {
-		ByteBuf body = this.body;
-		if (body == null || this.ended || !this.capturing) {
+		if (this.ended) {
 			return;
 		}
 		int length = part.readableBytes();
+		this.bodyBytes += length;
+		ByteBuf body = this.body;
+		if (body == null || !this.capturing) {
+			return;
+		}
 		if (body.writerIndex() + length > body.maxCapacity()) {
 			this.tooLarge = true;
 			stopCapturing("a body over the largest object stored (" + this.cache.config().maxObjectSize() + " bytes)");

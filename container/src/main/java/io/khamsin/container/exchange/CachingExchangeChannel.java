@@ -32,8 +32,9 @@ import io.khamsin.container.metrics.ReactorMetrics;
 /**
  * The page cache's tap on the bridge's response write path: an {@link ExchangeChannel} in front of the protocol's
  * that shows the ticket every head and body part the response writes, then passes them on unchanged. When the
- * exchange completes the ticket stores the response; when it aborts, or the connection closes first, the ticket
- * is abandoned. With stale-if-error, a 500, 502, 503 or 504 of the application is replaced by the stale entry.
+ * exchange completes the ticket stores the response; when it aborts, or the connection closes before the whole
+ * announced body was written, the ticket is abandoned. With stale-if-error, a 500, 502, 503 or 504 of the
+ * application is replaced by the stale entry.
  * <p>
  * A request whose lookup is deferred (it waits for another request's render) gets a tap {@link #awaiting} its
  * ticket: it passes everything on until the lookup ends as a miss and {@link #attach} hands it one.
@@ -44,7 +45,7 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 
 	private final ExchangeChannel delegate;
 
-	private final ChannelFutureListener abandonOnClose = (future) -> abandon();
+	private final ChannelFutureListener abandonOnClose = (future) -> connectionClosed();
 
 	private Ticket ticket;
 
@@ -104,6 +105,23 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 	 */
 	public static ExchangeChannel detached(ExchangeChannel origin, Ticket ticket) {
 		return new DetachedExchangeChannel(origin, ticket);
+	}
+
+	/**
+	 * The connection closed before the exchange completed: a response written whole (the client read its announced
+	 * length and left) is stored; anything less is abandoned.
+	 */
+	private void connectionClosed() {
+		Ticket ticket = this.ticket;
+		if (ticket == null) {
+			return;
+		}
+		if (ticket.isWrittenWhole()) {
+			ticket.complete();
+		}
+		else {
+			ticket.abandon();
+		}
 	}
 
 	private void abandon() {

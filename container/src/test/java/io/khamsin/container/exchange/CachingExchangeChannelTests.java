@@ -101,6 +101,26 @@ class CachingExchangeChannelTests {
 
 
 	@Test
+	void aConnectionClosedAfterTheWholeAnnouncedBodyStoresTheResponse() {
+		// A client that read every announced byte may leave before the exchange's completion reaches the tap.
+		this.cache = this.fixture.builder(config().build()).build();
+		Lookup.Miss miss = (Lookup.Miss) this.fixture.lookup(this.cache, get("/p"));
+		CapturingChannel protocol = new CapturingChannel(this.channel, this.fixture.now);
+		CachingExchangeChannel tap = new CachingExchangeChannel(protocol, miss.ticket());
+		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+		head.headers().set("Cache-Control", "max-age=60").set("Content-Length", 6);
+		tap.write(head, false);
+		tap.write(new DefaultHttpContent(Unpooled.copiedBuffer("hal", StandardCharsets.US_ASCII)), false);
+		tap.write(new DefaultHttpContent(Unpooled.copiedBuffer("ves", StandardCharsets.US_ASCII)), true);
+		this.channel.close();
+		tap.exchangeComplete(tap.write(LastHttpContent.EMPTY_LAST_CONTENT, true));
+		written();
+		assertThat(this.cache.figures().requests(CacheResult.MISS)).isEqualTo(1);
+		Lookup.Hit hit = (Lookup.Hit) this.fixture.lookup(this.cache, get("/p"));
+		assertThat(CacheFixture.body(hit)).isEqualTo("halves");
+	}
+
+	@Test
 	void staleIfErrorReplacesTheApplicationsErrorOnTheWire() {
 		this.cache = this.fixture.builder(config().staleIfError(java.time.Duration.ofMinutes(5)).build()).build();
 		this.fixture.render(this.fixture.lookup(this.cache, get("/p")), 200, "last good", "Cache-Control", "max-age=1");
