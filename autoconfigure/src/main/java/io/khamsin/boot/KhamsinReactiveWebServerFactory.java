@@ -20,8 +20,10 @@ import io.khamsin.boot.tls.KhamsinTlsProperties;
 import io.khamsin.boot.tls.SslBundleReloader;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.egress.KernelTlsMode;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.transport.KhamsinServerCustomizer;
 
 /**
@@ -44,6 +46,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	private KhamsinMetrics metrics;
 
 	private KhamsinTlsProperties tlsProperties = KhamsinTlsProperties.defaults();
+
+	private KernelTlsMode kernelTls = KernelTlsMode.AUTO;
 
 	public KhamsinReactiveWebServerFactory() {
 	}
@@ -70,7 +74,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 			.address(getAddress())
 			.port(getPort())
 			.serverHeader(getServerHeader())
-			.tls(BootTlsConfig.of(getSsl(), this::getSslBundle, this::getServerNameSslBundles, this.tlsProperties))
+			.tls(kernelTls(BootTlsConfig.of(getSsl(), this::getSslBundle, this::getServerNameSslBundles,
+					this.tlsProperties)))
 			.compression(CompressionConfigMapper.map(getCompression()));
 		for (KhamsinServerConfigCustomizer customizer : this.configCustomizers) {
 			customizer.customize(config);
@@ -92,6 +97,21 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	public void setTlsProperties(KhamsinTlsProperties tlsProperties) {
 		Assert.notNull(tlsProperties, "'tlsProperties' must not be null");
 		this.tlsProperties = tlsProperties;
+	}
+
+	/**
+	 * Set whether TLS 1.3 connections may hand their sending to the kernel ({@code khamsin.egress.ktls}), so that
+	 * file bodies over TLS leave by {@code sendfile}. Defaults to {@code auto}.
+	 * @param kernelTls the mode
+	 */
+	public void setKernelTls(KernelTlsMode kernelTls) {
+		Assert.notNull(kernelTls, "'kernelTls' must not be null");
+		this.kernelTls = kernelTls;
+	}
+
+	private TlsConfig kernelTls(TlsConfig tls) {
+		return (tls != null && tls.kernelTls() != this.kernelTls) ? tls.toBuilder().kernelTls(this.kernelTls).build()
+				: tls;
 	}
 
 	/**

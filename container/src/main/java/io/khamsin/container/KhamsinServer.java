@@ -393,9 +393,12 @@ public final class KhamsinServer {
 		}
 		List<ListenerInfo> listeners = listeners();
 		String kernelCopy = (running.transport().transport() == Transport.IO_URING) ? "splice" : "sendfile";
+		EgressModes.KernelTls kernelTls = (this.tls != null && listeners.stream().anyMatch(ListenerInfo::secure))
+				? new EgressModes.KernelTls(this.tls.contexts().kernelTlsEngages(),
+						this.tls.contexts().kernelTlsDescription())
+				: null;
 		return EgressModes.of(running.transport().name(), kernelCopy,
-				listeners.stream().anyMatch((listener) -> !listener.secure()),
-				listeners.stream().anyMatch(ListenerInfo::secure));
+				listeners.stream().anyMatch((listener) -> !listener.secure()), kernelTls);
 	}
 
 	/**

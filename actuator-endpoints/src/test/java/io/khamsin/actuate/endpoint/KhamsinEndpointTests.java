@@ -108,6 +108,7 @@ class KhamsinEndpointTests {
 						tuple("api.khamsin.test", "SSL bundle 'api'", "CN=api.khamsin.test"));
 			assertThat(served.certificates().get(0).notAfter()).isEqualTo(localhost.certificate().getNotAfter().toInstant());
 			assertThat(mode(khamsin, "sendfile").available()).isFalse();
+			assertThat(mode(khamsin, "ktls").reason()).startsWith("khamsin.egress.ktls=auto: ");
 		}
 	}
 

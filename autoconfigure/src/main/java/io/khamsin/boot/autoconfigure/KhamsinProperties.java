@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.egress.KernelTlsMode;
 import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.Transport;
@@ -36,6 +37,7 @@ import io.khamsin.container.transport.Transport;
  * @param maxRequestBodySize Largest request body accepted. Larger ones are answered 413; -1 for no limit.
  * @param websocket WebSocket settings.
  * @param http2 HTTP/2 settings, applied when server.http2.enabled is true.
+ * @param egress How response bodies leave the server.
  * @param fixedResponses Responses khamsin gives itself to GET and HEAD requests of their paths, without entering the
  * application: health and status routes and the like.
  */
@@ -46,10 +48,23 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 		@DefaultValue("10s") Duration headerReadTimeout, @DefaultValue("30s") Duration bodyReadTimeout,
 		@DefaultValue("10000") int maxConnections, @DefaultValue("-1B") DataSize maxRequestBodySize,
 		@DefaultValue WebSocketProperties websocket, @DefaultValue Http2Properties http2,
-		List<FixedResponseProperties> fixedResponses) {
+		@DefaultValue EgressProperties egress, List<FixedResponseProperties> fixedResponses) {
 
 	public KhamsinProperties {
 		fixedResponses = (fixedResponses != null) ? List.copyOf(fixedResponses) : List.of();
+	}
+
+	/**
+	 * How response bodies leave the server.
+	 *
+	 * @param ktls Kernel TLS for file bodies over TLS 1.3: after the handshake the connection's sending keys go to the
+	 * kernel, which then seals what is written, so files leave by sendfile. 'auto' engages it only where it pays: the
+	 * kernel offers the tls ULP and the interface the connection leaves by has TLS TX offload (loopback and virtual
+	 * NICs have none, so there TLS stays in user space). 'on' engages it wherever the kernel allows (kernel TLS
+	 * connections run their handshake in Bouncy Castle and are never resumed). 'off' never.
+	 */
+	public record EgressProperties(@DefaultValue("auto") KernelTlsMode ktls) {
+
 	}
 
 	/**

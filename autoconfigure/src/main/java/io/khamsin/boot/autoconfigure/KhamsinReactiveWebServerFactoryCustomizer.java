@@ -74,6 +74,7 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 			config.http2(http2);
 		});
 		PropertyMapper.get().from(this.serverProperties::getServerHeader).to(factory::setServerHeader);
+		factory.setKernelTls(khamsin.egress().ktls());
 	}
 
 	/**

@@ -25,6 +25,7 @@ import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.compression.CompressionConfig;
+import io.khamsin.container.egress.KernelTlsMode;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.tls.TlsClientAuth;
@@ -144,6 +145,16 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 				assertThat(tls.clientAuth()).isEqualTo(TlsClientAuth.WANT);
 				assertThat(tls.material().description()).isEqualTo("the self-signed development certificate");
 			});
+	}
+
+	@Test
+	void kernelTlsIsAutoUnlessEgressKtlsSaysOtherwise() {
+		this.runner.withPropertyValues("khamsin.tls.self-signed=true")
+			.run((context) -> assertThat(serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)).tls()
+				.kernelTls()).isEqualTo(KernelTlsMode.AUTO));
+		this.runner.withPropertyValues("khamsin.tls.self-signed=true", "khamsin.egress.ktls=off")
+			.run((context) -> assertThat(serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)).tls()
+				.kernelTls()).isEqualTo(KernelTlsMode.OFF));
 	}
 
 	@Test

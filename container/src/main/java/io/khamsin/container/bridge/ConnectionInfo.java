@@ -4,13 +4,14 @@ import java.net.InetSocketAddress;
 
 import org.springframework.http.server.reactive.SslInfo;
 
+import io.khamsin.container.egress.TlsSealing;
 import io.khamsin.container.metrics.Protocol;
 
 /**
  * What a connection knows about itself that its exchanges need, in one object: the protocol and scheme, the TLS
- * session, both addresses, and what decides how a file body may leave (framing, TLS in user space). Implemented by the protocol handler of
- * a connection (HTTP/1.1), or shared by the streams of one (HTTP/2, HTTP/3), so that it costs a connection no
- * object of its own; every method is cheap.
+ * session, both addresses, and what decides how a file body may leave (framing, who seals TLS records).
+ * Implemented by the protocol handler of a connection (HTTP/1.1), or shared by the streams of one (HTTP/2,
+ * HTTP/3), so that it costs a connection no object of its own; every method is cheap.
  */
 public interface ConnectionInfo {
 
@@ -37,9 +38,9 @@ public interface ConnectionInfo {
 	boolean framed();
 
 	/**
-	 * Whether the connection's bytes are encrypted by the JVM (TLS in user space).
-	 * @return {@code true} if they are
+	 * Who seals the records the connection sends: nobody, the JVM or the kernel (kernel TLS).
+	 * @return who seals them, as they stand now
 	 */
-	boolean userspaceTls();
+	TlsSealing sealing();
 
 }

@@ -169,7 +169,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	public Mono<Void> writeWith(Path file, long position, long count) {
 		return doCommit(() -> Mono.defer(() -> {
 			ConnectionInfo connection = this.channel.connection();
-			EgressReason egress = FileEgress.choose(connection.framed(), connection.userspaceTls(),
+			EgressReason egress = FileEgress.choose(connection.framed(), connection.sealing(),
 					this.channel.copiesResponse());
 			this.egress.record(egress);
 			if (egress.path() == EgressPath.SENDFILE) {

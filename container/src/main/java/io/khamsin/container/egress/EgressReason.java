@@ -14,6 +14,12 @@ public enum EgressReason {
 	/** TLS encrypted by the JVM: the bytes must pass through it to be encrypted. */
 	TLS_IN_USERSPACE(EgressPath.USERSPACE),
 
+	/** TLS encrypted by the kernel (kernel TLS): the kernel copies the file to the socket and seals it. */
+	KERNEL_TLS(EgressPath.SENDFILE),
+
+	/** Kernel TLS was tried for the connection and the kernel refused it: encrypted by the JVM after all. */
+	KERNEL_TLS_REFUSED(EgressPath.USERSPACE),
+
 	/** A stream of a multiplexed connection (HTTP/2): the body is cut into the protocol's frames. */
 	PROTOCOL_FRAMES(EgressPath.USERSPACE),
 

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.springframework.http.server.reactive.SslInfo;
 
 import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.egress.TlsSealing;
 import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
@@ -72,8 +73,8 @@ public abstract class ConnectionHandler extends ChannelInboundHandlerAdapter imp
 	}
 
 	@Override
-	public final boolean userspaceTls() {
-		return this.security.userspaceTls(connectionChannel());
+	public final TlsSealing sealing() {
+		return this.security.sealing(connectionChannel());
 	}
 
 }

@@ -86,6 +86,12 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 		this.done = true;
 		this.deadline.cancel(false);
 		SslHandler tls = ctx.pipeline().get(SslHandler.class);
+		if (tls == null) {
+			// A kernel TLS handshake (Bouncy Castle): full, as it sends no session ticket, and no renegotiation.
+			this.figures.full();
+			ctx.pipeline().remove(this);
+			return;
+		}
 		SSLEngine engine = tls.engine();
 		if (resumed(engine, this.connectedAtMillis)) {
 			this.figures.resumed();

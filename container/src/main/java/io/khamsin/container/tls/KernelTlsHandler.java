@@ -25,7 +25,9 @@ import org.bouncycastle.tls.crypto.impl.jcajce.JcaTlsCrypto;
 import org.bouncycastle.tls.crypto.impl.jcajce.JcaTlsCryptoProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.server.reactive.SslInfo;
 
+import io.khamsin.container.egress.TlsSealing;
 import io.khamsin.container.ktls.KernelTlsCipher;
 import io.khamsin.container.ktls.KeySchedule;
 import io.khamsin.container.ktls.TrafficKeys;
@@ -87,6 +89,8 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 
 	private volatile String protocolVersion;
 
+	private volatile SslInfo sslInfo;
+
 	KernelTlsHandler(KernelTlsServer server, KernelTlsSwitch kernel) {
 		this.server = server;
 		this.kernel = kernel;
@@ -100,7 +104,7 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 	 */
 	public static KernelTlsHandler of(TlsMaterial material, List<String> applicationProtocols) {
 		return new KernelTlsHandler(new KernelTlsServer(CRYPTO, material.privateKey(), material.certificateChain(),
-				applicationProtocols), KernelTlsSocket.INSTANCE);
+				applicationProtocols, true), KernelTlsSocket.INSTANCE);
 	}
 
 	/** @return whether the kernel seals what this connection sends */
@@ -111,6 +115,23 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 	/** @return why this connection's records are sealed in user space, or {@code null} if the kernel seals them */
 	public String userspaceReason() {
 		return this.kernelSends ? null : this.userspaceReason;
+	}
+
+	/**
+	 * Who seals what this connection sends now: the kernel, the JVM for good (the kernel did not take it, or cannot),
+	 * or the JVM until the hand-over (the handshake or its last records are not through yet).
+	 * @return who seals it
+	 */
+	public TlsSealing sealing() {
+		if (this.kernelSends) {
+			return TlsSealing.KERNEL;
+		}
+		return (this.handshaken && this.sendingKeys == null) ? TlsSealing.KERNEL_REFUSED : TlsSealing.USERSPACE;
+	}
+
+	/** @return the connection's TLS session as Spring shows it, or {@code null} before the handshake ends */
+	public SslInfo sslInfo() {
+		return this.sslInfo;
 	}
 
 	/** @return the protocol ALPN chose, or {@code null} if none was chosen (or before the handshake ends) */
@@ -211,6 +232,8 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 		this.applicationProtocol = (alpn != null) ? alpn.getUtf8Decoding() : null;
 		boolean tls13 = TlsUtils.isTLSv13(parameters.getNegotiatedVersion());
 		this.protocolVersion = tls13 ? "TLSv1.3" : "TLSv1.2";
+		// No client certificate: a listener that asks for them keeps its connections off this handshake.
+		this.sslInfo = TlsSessionInfo.of(parameters.getSessionID(), null);
 		KernelTlsCipher cipher = tls13 ? KernelTlsCipher.ofCode(parameters.getCipherSuite()) : null;
 		if (!tls13) {
 			this.userspaceReason = "TLS 1.2: the kernel takes TLS 1.3 connections only here";

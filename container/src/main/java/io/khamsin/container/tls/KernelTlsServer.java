@@ -55,6 +55,8 @@ final class KernelTlsServer extends AbstractTlsServer {
 
 	private final List<String> applicationProtocols;
 
+	private final boolean tls12;
+
 	private boolean complete;
 
 	/**
@@ -62,12 +64,14 @@ final class KernelTlsServer extends AbstractTlsServer {
 	 * @param key the identity's private key: RSA or EC on P-256 or P-384
 	 * @param chain its certificate chain, leaf first
 	 * @param applicationProtocols the ALPN names offered, most preferred first; empty for no ALPN
+	 * @param tls12 whether TLS 1.2 is offered beside TLS 1.3 (such a connection stays in user space)
 	 */
-	KernelTlsServer(JcaTlsCrypto crypto, PrivateKey key, List<X509Certificate> chain, List<String> applicationProtocols) {
+	KernelTlsServer(JcaTlsCrypto crypto, PrivateKey key, List<X509Certificate> chain, List<String> applicationProtocols,
+			boolean tls12) {
 		super(crypto);
-		if (!isRsa(key) && curveHash(key) < 0) {
-			throw new IllegalArgumentException("kernel TLS serves RSA keys and EC keys on P-256 or P-384, not "
-					+ key.getAlgorithm() + " " + ((key instanceof ECPrivateKey ec) ? ec.getParams() : ""));
+		String refusal = keyRefusal(key);
+		if (refusal != null) {
+			throw new IllegalArgumentException(refusal);
 		}
 		if (chain.isEmpty()) {
 			throw new IllegalArgumentException("the certificate chain is empty");
@@ -76,11 +80,26 @@ final class KernelTlsServer extends AbstractTlsServer {
 		this.key = key;
 		this.chain = List.copyOf(chain);
 		this.applicationProtocols = List.copyOf(applicationProtocols);
+		this.tls12 = tls12;
+	}
+
+	/**
+	 * Why a key cannot sign this handshake, or {@code null} when it can.
+	 * @param key the identity's private key
+	 * @return the reason, or {@code null}
+	 */
+	static String keyRefusal(PrivateKey key) {
+		if (isRsa(key) || curveHash(key) >= 0) {
+			return null;
+		}
+		return "kernel TLS serves RSA keys and EC keys on P-256 or P-384, not " + key.getAlgorithm()
+				+ ((key instanceof ECPrivateKey ec) ? " on a " + ec.getParams().getCurve().getField().getFieldSize()
+						+ "-bit curve" : "");
 	}
 
 	@Override
 	protected ProtocolVersion[] getSupportedVersions() {
-		return ProtocolVersion.TLSv13.downTo(ProtocolVersion.TLSv12);
+		return this.tls12 ? ProtocolVersion.TLSv13.downTo(ProtocolVersion.TLSv12) : ProtocolVersion.TLSv13.only();
 	}
 
 	@Override

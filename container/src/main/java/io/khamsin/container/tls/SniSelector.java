@@ -21,9 +21,12 @@ import io.khamsin.container.metrics.HandshakeFailure;
  * reaches every connection that arrives after the swap. The handshake deadline is kept by the recorder, so
  * neither this stage nor the TLS handler runs a timer of its own. The renegotiation guard in front of it stays only
  * for an identity the JDK runs. A client that offers by ALPN only protocols the listener does not speak gets the
- * {@code no_application_protocol} alert here instead of a handler ({@link AlpnOffer}, RFC 7301 section 3.2).
+ * {@code no_application_protocol} alert here instead of a handler ({@link AlpnOffer}, RFC 7301 section 3.2). A
+ * connection the {@link KernelTlsPolicy} takes gets a {@link KernelTlsHandler} for the identity chosen instead.
  */
 final class SniSelector extends SniHandler {
+
+	private final TlsContexts contexts;
 
 	private final HandshakeRecorder recorder;
 
@@ -34,6 +37,7 @@ final class SniSelector extends SniHandler {
 
 	SniSelector(TlsContexts contexts, HandshakeRecorder recorder, AlpnOffer alpn) {
 		super(contexts::select, 0L);
+		this.contexts = contexts;
 		this.recorder = recorder;
 		this.alpn = alpn;
 	}
@@ -62,6 +66,15 @@ final class SniSelector extends SniHandler {
 			this.recorder.failed(ctx.channel(), HandshakeFailure.NO_APPLICATION_PROTOCOL,
 					"it offered by ALPN only " + this.refusedAlpn);
 			ctx.writeAndFlush(AlpnOffer.alert()).addListener(ChannelFutureListener.CLOSE);
+			return;
+		}
+		TlsMaterial material = this.contexts.material(hostname);
+		KernelTlsPolicy kernelTls = this.contexts.kernelTls();
+		if (kernelTls.engages() && kernelTls.refusal(ctx.channel(), material) == null) {
+			// Bouncy Castle refuses a renegotiation itself.
+			ctx.pipeline().remove(TlsHandlers.RENEGOTIATION);
+			this.recorder.guard(null);
+			ctx.pipeline().replace(this, TlsHandlers.TLS, kernelTls.newHandler(material));
 			return;
 		}
 		if (sslContext instanceof ReferenceCountedOpenSslContext) {

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.khamsin.container.egress.KernelTlsMode;
+
 /**
  * The immutable TLS configuration of a listener: the default identity, one identity per SNI host name, and how
  * handshakes are made. Every option has its default written next to it in {@link Builder}.
@@ -24,10 +26,13 @@ import java.util.Map;
  * @param ticketKeyRotation how often the keys that encrypt session tickets are replaced; tickets under the
  * previous key are still accepted for one more interval
  * @param handshakeTimeout how long a client may take from connecting to completing the handshake
+ * @param kernelTls whether TLS 1.3 connections may hand their sending to the kernel (kernel TLS), so that file
+ * bodies leave by {@code sendfile}
  */
 public record TlsConfig(TlsMaterial material, Map<String, TlsMaterial> serverNames, List<String> protocols,
 		List<String> ciphers, TlsClientAuth clientAuth, TlsProvider provider, List<String> alpnProtocols,
-		long sessionCacheSize, Duration sessionTimeout, Duration ticketKeyRotation, Duration handshakeTimeout) {
+		long sessionCacheSize, Duration sessionTimeout, Duration ticketKeyRotation, Duration handshakeTimeout,
+		KernelTlsMode kernelTls) {
 
 	/** The protocols khamsin speaks. */
 	public static final List<String> SUPPORTED_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
@@ -91,6 +96,9 @@ public record TlsConfig(TlsMaterial material, Map<String, TlsMaterial> serverNam
 		requirePositive("sessionTimeout", sessionTimeout);
 		requirePositive("ticketKeyRotation", ticketKeyRotation);
 		requirePositive("handshakeTimeout", handshakeTimeout);
+		if (kernelTls == null) {
+			throw new IllegalArgumentException("kernelTls must not be null");
+		}
 		if (sessionTimeout.compareTo(ticketKeyRotation) > 0) {
 			throw new IllegalArgumentException("sessionTimeout (" + sessionTimeout + ") must not exceed ticketKeyRotation ("
 					+ ticketKeyRotation + "): a ticket would outlive the key that decrypts it");
@@ -155,7 +163,8 @@ public record TlsConfig(TlsMaterial material, Map<String, TlsMaterial> serverNam
 			.sessionCacheSize(this.sessionCacheSize)
 			.sessionTimeout(this.sessionTimeout)
 			.ticketKeyRotation(this.ticketKeyRotation)
-			.handshakeTimeout(this.handshakeTimeout);
+			.handshakeTimeout(this.handshakeTimeout)
+			.kernelTls(this.kernelTls);
 	}
 
 	/**
@@ -184,6 +193,8 @@ public record TlsConfig(TlsMaterial material, Map<String, TlsMaterial> serverNam
 		private Duration ticketKeyRotation = DEFAULT_TICKET_KEY_ROTATION;
 
 		private Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
+
+		private KernelTlsMode kernelTls = KernelTlsMode.AUTO;
 
 		private Builder(TlsMaterial material) {
 			this.material = material;
@@ -251,10 +262,15 @@ public record TlsConfig(TlsMaterial material, Map<String, TlsMaterial> serverNam
 			return this;
 		}
 
+		public Builder kernelTls(KernelTlsMode kernelTls) {
+			this.kernelTls = kernelTls;
+			return this;
+		}
+
 		public TlsConfig build() {
 			return new TlsConfig(this.material, this.serverNames, this.protocols, this.ciphers, this.clientAuth,
 					this.provider, this.alpnProtocols, this.sessionCacheSize, this.sessionTimeout,
-					this.ticketKeyRotation, this.handshakeTimeout);
+					this.ticketKeyRotation, this.handshakeTimeout, this.kernelTls);
 		}
 
 	}

@@ -3,13 +3,14 @@ package io.khamsin.container.tls;
 import io.netty.channel.Channel;
 import org.springframework.http.server.reactive.SslInfo;
 
+import io.khamsin.container.egress.TlsSealing;
 import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
  * What a TLS listener's connections give their exchanges: {@code https}, the connection's TLS session as Spring's
- * {@link SslInfo} (read when a request asks for it), and bytes encrypted by the JVM: Netty's
- * {@code SslHandler} cannot encrypt a {@code FileRegion}, so file bodies are read into buffers (kernel TLS will let
- * them go by the kernel). One instance
+ * {@link SslInfo} (read when a request asks for it), and who seals the records: the JVM on Netty's
+ * {@code SslHandler}, which cannot encrypt a {@code FileRegion}, so file bodies are read into buffers; or the kernel
+ * once a {@link KernelTlsHandler} has handed the connection over, so file bodies go by {@code sendfile}. One instance
  * for every connection.
  */
 final class TlsConnectionSecurity implements ConnectionSecurity {
@@ -32,8 +33,12 @@ final class TlsConnectionSecurity implements ConnectionSecurity {
 	}
 
 	@Override
-	public boolean userspaceTls(Channel channel) {
-		return true;
+	public TlsSealing sealing(Channel channel) {
+		KernelTlsHandler kernel = channel.pipeline().get(KernelTlsHandler.class);
+		if (kernel == null && channel.parent() != null) {
+			kernel = channel.parent().pipeline().get(KernelTlsHandler.class);
+		}
+		return (kernel != null) ? kernel.sealing() : TlsSealing.USERSPACE;
 	}
 
 	@Override

@@ -48,6 +48,8 @@ public final class TlsContexts {
 
 	private final AlpnOffer alpnOffer;
 
+	private final KernelTlsPolicy kernelTls;
+
 	private final AtomicReference<Selection> selection = new AtomicReference<>();
 
 	private final List<BiConsumer<String, TlsMaterial>> updateListeners = new CopyOnWriteArrayList<>();
@@ -58,6 +60,8 @@ public final class TlsContexts {
 		this.factory = new TlsContextFactory(config, provider);
 		this.ticketKeyRotation = new TicketKeyRotation(config.ticketKeyRotation(), clock);
 		this.alpnOffer = new AlpnOffer(config.alpnProtocols());
+		this.kernelTls = KernelTlsPolicy.of(config);
+		logger.info("khamsin kernel TLS: {}", this.kernelTls.describe());
 		Map<String, TlsIdentity> named = new HashMap<>();
 		config.serverNames().forEach((name, material) -> named.put(name, this.factory.create(material)));
 		this.selection.set(new Selection(this.factory.create(config.material()), Map.copyOf(named)));
@@ -174,9 +178,38 @@ public final class TlsContexts {
 		return this.ticketKeyRotation;
 	}
 
+	/** @return which connections start on the handshake that can hand their sending to the kernel */
+	KernelTlsPolicy kernelTls() {
+		return this.kernelTls;
+	}
+
+	/** @return whether some connections of this listener may hand their sending to the kernel */
+	public boolean kernelTlsEngages() {
+		return this.kernelTls.engages();
+	}
+
+	/**
+	 * What {@code khamsin.egress.ktls} does on this listener and machine, for the start log and
+	 * {@code /actuator/khamsin}.
+	 * @return one line
+	 */
+	public String kernelTlsDescription() {
+		return this.kernelTls.describe();
+	}
+
 	/** @return the configuration the contexts were built from (identities as first given) */
 	public TlsConfig config() {
 		return this.config;
+	}
+
+	/**
+	 * The material of the identity that serves a host name now: the one whose context {@link #select} gives.
+	 * @param hostName the SNI host name, or {@code null}
+	 * @return the material
+	 */
+	TlsMaterial material(String hostName) {
+		Selection current = this.selection.get();
+		return current.identity(current.nameOf(hostName)).material();
 	}
 
 	/** @return the material each identity serves now, keyed by host name, the default under {@code null} */

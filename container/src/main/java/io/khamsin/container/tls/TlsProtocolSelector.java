@@ -1,13 +1,17 @@
 package io.khamsin.container.tls;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.ApplicationProtocolNames;
-import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,16 +99,65 @@ public final class TlsProtocolSelector implements ProtocolSelector {
 
 	/**
 	 * Waits for the handshake, which the TLS handlers in front of it count and whose failures they log, and sets up
-	 * the agreed protocol's pipeline behind it before it leaves.
+	 * the agreed protocol's pipeline behind it before it leaves. What is read before that (nothing, as both TLS
+	 * handlers deliver application data only after their handshake event) waits here and follows it. Netty's
+	 * {@code ApplicationProtocolNegotiationHandler} does the same for an {@code SslHandler} only; this one reads the
+	 * protocol from whichever TLS handler ran the handshake.
 	 */
-	private final class ProtocolNegotiation extends ApplicationProtocolNegotiationHandler {
+	private final class ProtocolNegotiation extends ChannelInboundHandlerAdapter {
+
+		private final String fallback;
+
+		private final List<Object> early = new ArrayList<>(1);
 
 		ProtocolNegotiation(String fallback) {
-			super(fallback);
+			this.fallback = fallback;
 		}
 
 		@Override
-		protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+		public void channelRead(ChannelHandlerContext ctx, Object msg) {
+			this.early.add(msg);
+		}
+
+		@Override
+		public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+			if (event instanceof SslHandshakeCompletionEvent completion) {
+				if (completion.isSuccess()) {
+					try {
+						configure(ctx, agreed(ctx));
+					}
+					catch (RuntimeException ex) {
+						logger.debug("Closing {}: its protocol could not be set up: {}", ctx.channel(), ex.toString());
+						ctx.close();
+						return;
+					}
+					ctx.pipeline().remove(this);
+				}
+				else {
+					// Counted and logged by the handshake recorder, with its reason.
+					ctx.close();
+				}
+			}
+			ctx.fireUserEventTriggered(event);
+		}
+
+		private String agreed(ChannelHandlerContext ctx) {
+			SslHandler tls = ctx.pipeline().get(SslHandler.class);
+			String protocol;
+			if (tls != null) {
+				protocol = tls.applicationProtocol();
+			}
+			else {
+				KernelTlsHandler kernel = ctx.pipeline().get(KernelTlsHandler.class);
+				if (kernel == null) {
+					throw new IllegalStateException("the handshake completed with no TLS handler in the pipeline");
+				}
+				protocol = kernel.applicationProtocol();
+			}
+			return (protocol != null) ? protocol : this.fallback;
+		}
+
+		private void configure(ChannelHandlerContext ctx, String protocol) {
 			ProtocolInitializer initializer = TlsProtocolSelector.this.initializers.get(protocol);
 			if (initializer == null) {
 				// The server chooses from its own list: a protocol it did not offer means a broken peer or stack.
@@ -114,9 +167,21 @@ public final class TlsProtocolSelector implements ProtocolSelector {
 		}
 
 		@Override
-		protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
-			// Counted and logged by the handshake recorder, with its reason.
-			ctx.close();
+		public void handlerRemoved(ChannelHandlerContext ctx) {
+			if (this.early.isEmpty()) {
+				return;
+			}
+			List<Object> early = new ArrayList<>(this.early);
+			this.early.clear();
+			early.forEach(ctx::fireChannelRead);
+			ctx.fireChannelReadComplete();
+		}
+
+		@Override
+		public void channelInactive(ChannelHandlerContext ctx) {
+			this.early.forEach(ReferenceCountUtil::release);
+			this.early.clear();
+			ctx.fireChannelInactive();
 		}
 
 		@Override

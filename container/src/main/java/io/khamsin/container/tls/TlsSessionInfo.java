@@ -46,7 +46,22 @@ public final class TlsSessionInfo implements SslInfo {
 	 */
 	public static SslInfo of(Channel channel) {
 		SslHandler handler = channel.pipeline().get(SslHandler.class);
-		return (handler != null) ? of(handler.engine().getSession()) : null;
+		if (handler != null) {
+			return of(handler.engine().getSession());
+		}
+		KernelTlsHandler kernel = channel.pipeline().get(KernelTlsHandler.class);
+		return (kernel != null) ? kernel.sslInfo() : null;
+	}
+
+	/**
+	 * The TLS information of a session some other TLS stack ran.
+	 * @param sessionId its session id, or {@code null} or empty for none
+	 * @param peerCertificates the client's chain, or {@code null} when it sent none
+	 * @return the information
+	 */
+	static SslInfo of(byte[] sessionId, X509Certificate[] peerCertificates) {
+		String id = (sessionId != null && sessionId.length > 0) ? HexFormat.of().formatHex(sessionId) : null;
+		return new TlsSessionInfo(id, (peerCertificates != null) ? peerCertificates.clone() : null);
 	}
 
 	/**

@@ -7,7 +7,7 @@
  * read by {@code HandshakeFailures}); and
  * {@link io.khamsin.container.tls.TlsProtocolSelector}, a TLS listener's way to its protocols: the handlers, then
  * the initializer of the protocol ALPN agreed on, with the connection's security ({@code https}, the session as
- * Spring's {@code SslInfo}, encryption in user space).
+ * Spring's {@code SslInfo}, who seals its records).
  *
  * <p>The currency of key material is the JDK's: a {@link javax.net.ssl.KeyManagerFactory} for the server's key and
  * chain and a {@link javax.net.ssl.TrustManagerFactory} for client certificates ({@link
@@ -23,7 +23,9 @@
  * identity's {@code TlsMaterial#privateKey()} and chain) runs the handshake; after a TLS 1.3 handshake the sending
  * keys and the count of records sealed ({@code RecordCounter}) go to the kernel by its socket options
  * ({@code KernelTlsSocket}, behind {@code KernelTlsSwitch}). Why not BoringSSL's key log: {@code docs/DESIGN.md}.
- * Not yet chosen by {@code TlsHandlers}: the SNI stage, the ALPN stage and the handshake figures still expect an
- * {@code SslHandler}.
+ * The SNI stage installs it where {@code KernelTlsPolicy} ({@code khamsin.egress.ktls}, with what
+ * {@code KernelTlsHost} reads of the kernel and the interfaces) takes the connection; the handshake recorder, the
+ * ALPN stage, {@code TlsSessionInfo} and the connection's security (who seals: the egress choice) read either
+ * handler.
  */
 package io.khamsin.container.tls;

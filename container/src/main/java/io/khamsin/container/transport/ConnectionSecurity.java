@@ -1,6 +1,8 @@
 package io.khamsin.container.transport;
 
 import io.netty.channel.Channel;
+
+import io.khamsin.container.egress.TlsSealing;
 import org.springframework.http.server.reactive.SslInfo;
 
 /**
@@ -24,8 +26,8 @@ public interface ConnectionSecurity {
 		}
 
 		@Override
-		public boolean userspaceTls(Channel channel) {
-			return false;
+		public TlsSealing sealing(Channel channel) {
+			return TlsSealing.PLAIN;
 		}
 
 		@Override
@@ -49,11 +51,11 @@ public interface ConnectionSecurity {
 	SslInfo sslInfo(Channel channel);
 
 	/**
-	 * Whether the connection's bytes are encrypted by the JVM, so that a file body must pass through it and cannot
-	 * go from the file to the socket by the kernel.
+	 * Who seals the records the connection sends: nobody (plain), the JVM, so that a file body must pass through
+	 * it, or the kernel (kernel TLS), so that a file body can go from the file to the socket by the kernel.
 	 * @param channel the connection
-	 * @return {@code true} for TLS in user space
+	 * @return who seals them, as they stand now
 	 */
-	boolean userspaceTls(Channel channel);
+	TlsSealing sealing(Channel channel);
 
 }

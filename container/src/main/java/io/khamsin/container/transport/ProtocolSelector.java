@@ -8,7 +8,7 @@ import io.netty.channel.Channel;
  * How a new connection of a listener comes to speak a protocol: the place where the transport's extensions join,
  * called by {@link ConnectionInitializer} once the connection is admitted. A plain listener's selector
  * ({@link #cleartext}) hands the connection to its only protocol at once. A TLS listener's selector adds its
- * {@code SslHandler} and an {@code ApplicationProtocolNegotiationHandler} that calls the {@link ProtocolInitializer}
+ * TLS handler and a negotiation stage that calls the {@link ProtocolInitializer}
  * of the protocol ALPN agreed on; a plain listener that offers h2c reads the first bytes for the HTTP/2 preface
  * (RFC 9113, section 3.4) before it chooses. Each ends in a {@code ProtocolInitializer}, so that a protocol is added
  * by a package of its own, not by editing another's.

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 
 import org.springframework.http.server.reactive.SslInfo;
 
+import io.khamsin.container.egress.TlsSealing;
 import io.khamsin.container.metrics.Protocol;
 
 /**
@@ -32,8 +33,8 @@ public record PlainConnection(String scheme, InetSocketAddress remoteAddress, In
 	}
 
 	@Override
-	public boolean userspaceTls() {
-		return false;
+	public TlsSealing sealing() {
+		return TlsSealing.PLAIN;
 	}
 
 }

@@ -1,45 +1,36 @@
 package io.khamsin.container.egress;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class EgressModesTests {
 
-	@TempDir
-	Path dir;
-
 	@Test
-	void kernelTlsWithoutTheTlsModuleSaysHowToLoadIt() throws Exception {
-		Path ulps = Files.writeString(this.dir.resolve("tcp_available_ulp"), "mptcp\n");
-		EgressMode ktls = mode(EgressModes.of("nio", "sendfile", true, false, ulps), "ktls");
-		assertThat(ktls.available()).isFalse();
-		assertThat(ktls.reason()).contains("no listener serves TLS", "tls module is not loaded", "'mptcp'",
-				"modprobe tls");
+	void kernelTlsSaysWhatItDoesOnTheTlsListener() {
+		EgressMode refused = mode(EgressModes.of("epoll", "sendfile", true,
+				new EgressModes.KernelTls(false, "khamsin.egress.ktls=auto: TLS stays in user space (no tls ULP)")),
+				"ktls");
+		assertThat(refused.available()).isFalse();
+		assertThat(refused.reason()).contains("no tls ULP");
+		EgressMode engaged = mode(EgressModes.of("epoll", "sendfile", false,
+				new EgressModes.KernelTls(true, "khamsin.egress.ktls=on: TLS 1.3 connections hand their sending")),
+				"ktls");
+		assertThat(engaged.available()).isTrue();
 	}
 
 	@Test
-	void kernelTlsWithTheTlsModuleAndATlsListenerWaitsForKhamsin() throws Exception {
-		Path ulps = Files.writeString(this.dir.resolve("tcp_available_ulp"), "mptcp tls\n");
-		EgressMode ktls = mode(EgressModes.of("nio", "sendfile", true, true, ulps), "ktls");
+	void withoutATlsListenerThereIsNoKernelTls() {
+		EgressMode ktls = mode(EgressModes.of("nio", "sendfile", true, null), "ktls");
 		assertThat(ktls.available()).isFalse();
-		assertThat(ktls.reason()).contains("does not hand TLS to the kernel yet", "module is loaded");
-	}
-
-	@Test
-	void anUnreadableListSaysSupportIsUnknown() {
-		assertThat(mode(EgressModes.of("nio", "sendfile", true, false, this.dir.resolve("missing")), "ktls").reason())
-			.contains("could not be read");
+		assertThat(ktls.reason()).isEqualTo("no listener serves TLS");
 	}
 
 	@Test
 	void plainListenersAllowFileBodiesByTheKernelAndEveryConnectionUserspace() {
-		List<EgressMode> modes = EgressModes.of("nio", "sendfile", true, false, this.dir.resolve("missing"));
+		List<EgressMode> modes = EgressModes.of("nio", "sendfile", true, null);
 		assertThat(modes).filteredOn(EgressMode::available)
 			.extracting(EgressMode::mode)
 			.containsExactly("sendfile", "userspace");
@@ -47,23 +38,28 @@ class EgressModesTests {
 	}
 
 	@Test
-	void onlyTlsListenersLeaveFileBodiesToUserspace() {
-		List<EgressMode> modes = EgressModes.of("nio", "sendfile", false, true, this.dir.resolve("missing"));
+	void onlyTlsListenersLeaveFileBodiesToUserspaceWithoutKernelTls() {
+		List<EgressMode> modes = EgressModes.of("nio", "sendfile", false, new EgressModes.KernelTls(false, "off"));
 		assertThat(modes).filteredOn(EgressMode::available).extracting(EgressMode::mode).containsExactly("userspace");
 	}
 
 	@Test
 	void eachFileBodyLeavesByTheKernelOnlyWhereNothingNeedsItsBytes() {
-		assertThat(FileEgress.choose(false, false, false)).isEqualTo(EgressReason.PLAIN_CONNECTION);
-		assertThat(FileEgress.choose(false, false, false).path()).isEqualTo(EgressPath.SENDFILE);
-		assertThat(FileEgress.choose(false, true, false)).isEqualTo(EgressReason.TLS_IN_USERSPACE);
-		assertThat(FileEgress.choose(true, false, false)).isEqualTo(EgressReason.PROTOCOL_FRAMES);
-		assertThat(FileEgress.choose(true, true, false)).isEqualTo(EgressReason.PROTOCOL_FRAMES);
-		assertThat(FileEgress.choose(false, false, true)).isEqualTo(EgressReason.PAGE_CACHE_COPY);
-		assertThat(FileEgress.choose(true, true, true)).isEqualTo(EgressReason.PAGE_CACHE_COPY);
-		assertThat(EgressReason.values()).filteredOn((reason) -> reason != EgressReason.PLAIN_CONNECTION)
+		assertThat(FileEgress.choose(false, TlsSealing.PLAIN, false)).isEqualTo(EgressReason.PLAIN_CONNECTION);
+		assertThat(FileEgress.choose(false, TlsSealing.KERNEL, false)).isEqualTo(EgressReason.KERNEL_TLS);
+		assertThat(FileEgress.choose(false, TlsSealing.USERSPACE, false)).isEqualTo(EgressReason.TLS_IN_USERSPACE);
+		assertThat(FileEgress.choose(false, TlsSealing.KERNEL_REFUSED, false))
+			.isEqualTo(EgressReason.KERNEL_TLS_REFUSED);
+		for (TlsSealing sealing : TlsSealing.values()) {
+			assertThat(FileEgress.choose(true, sealing, false)).isEqualTo(EgressReason.PROTOCOL_FRAMES);
+			assertThat(FileEgress.choose(false, sealing, true)).isEqualTo(EgressReason.PAGE_CACHE_COPY);
+			assertThat(FileEgress.choose(true, sealing, true)).isEqualTo(EgressReason.PAGE_CACHE_COPY);
+		}
+		assertThat(EgressReason.values())
+			.filteredOn((reason) -> reason != EgressReason.PLAIN_CONNECTION && reason != EgressReason.KERNEL_TLS)
 			.extracting(EgressReason::path)
 			.containsOnly(EgressPath.USERSPACE);
+		assertThat(EgressReason.KERNEL_TLS.path()).isEqualTo(EgressPath.SENDFILE);
 	}
 
 	private static EgressMode mode(List<EgressMode> modes, String mode) {

@@ -419,7 +419,7 @@ class KernelTlsHandlerTests {
 		/** A server whose connections hand their keys to a kernel of the test's. */
 		static TestServer start(KernelTlsSwitch kernel, boolean epoll) {
 			return new TestServer(() -> new KernelTlsHandler(new KernelTlsServer(KernelTlsHandler.CRYPTO,
-					CERTIFICATE.material().privateKey(), CERTIFICATE.material().certificateChain(), ALPN), kernel),
+					CERTIFICATE.material().privateKey(), CERTIFICATE.material().certificateChain(), ALPN, true), kernel),
 					epoll);
 		}
 
