@@ -28,6 +28,8 @@ public final class Scenarios {
 		add(new H2StreamsScenario("h2-streams-tls", Wire.H2));
 		add(new RateScenario("download-64k", Route.FILE_64K, 5, 16, false));
 		add(new RateScenario("download-1m", Route.FILE_1M, 20, 8, false));
+		add(RateScenario.overTls("download-64k-tls", Route.FILE_64K, 5, 16));
+		add(RateScenario.overTls("download-1m-tls", Route.FILE_1M, 20, 8));
 		add(new CacheHitScenario());
 		add(new IdleConnectionsScenario());
 		add(new StartupScenario());
