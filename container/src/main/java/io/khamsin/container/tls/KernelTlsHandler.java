@@ -22,7 +22,6 @@ import org.bouncycastle.tls.TlsFatalAlert;
 import org.bouncycastle.tls.TlsServerProtocol;
 import org.bouncycastle.tls.TlsUtils;
 import org.bouncycastle.tls.crypto.impl.jcajce.JcaTlsCrypto;
-import org.bouncycastle.tls.crypto.impl.jcajce.JcaTlsCryptoProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.server.reactive.SslInfo;
@@ -52,7 +51,7 @@ public final class KernelTlsHandler extends ChannelDuplexHandler {
 	private static final Logger logger = LoggerFactory.getLogger(KernelTlsHandler.class);
 
 	/** Bouncy Castle's crypto on the JDK's providers (AES-GCM on its intrinsics), shared by every connection. */
-	static final JcaTlsCrypto CRYPTO = new JcaTlsCryptoProvider().create(new SecureRandom());
+	static final JcaTlsCrypto CRYPTO = new KernelTlsCrypto(new SecureRandom());
 
 	/** The most plaintext a TLS record carries, and what the kernel puts in each record it seals. */
 	private static final int MAX_PLAINTEXT = 1 << 14;

@@ -1,8 +1,13 @@
 package io.khamsin.container.tls;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,6 +59,8 @@ class KernelTlsServerTests {
 	static Path dir;
 
 	private static final Map<Integer, String> digests = new java.util.HashMap<>();
+
+	private final DevelopmentCertificate certificate = DevelopmentCertificate.create();
 
 	private KhamsinServer server;
 
@@ -113,6 +124,34 @@ class KernelTlsServerTests {
 	}
 
 	@Test
+	void theJdkClientGetsItsAnswersOnIoUringToo() throws Exception {
+		Assumptions.assumeTrue(IoUring.isAvailable(), () -> "io_uring is not available: " + IoUring.unavailabilityCause());
+		start(KernelTlsMode.ON, Transport.IO_URING, false);
+		HttpClient client = HttpClient.newBuilder().sslContext(trusting()).version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(Duration.ofSeconds(10)).build();
+		for (int i = 0; i < 3; i++) {
+			HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url("/info")))
+				.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("https with TLS session info");
+			assertThat(response.sslSession()).hasValueSatisfying(
+					(session) -> assertThat(session.getProtocol()).isEqualTo("TLSv1.3"));
+		}
+		assertThat(download(SIZES[1], "--http1.1")).isEqualTo(digests.get(SIZES[1]));
+	}
+
+	private SSLContext trusting() throws Exception {
+		KeyStore trust = KeyStore.getInstance("PKCS12");
+		trust.load(null, null);
+		trust.setCertificateEntry("khamsin", this.certificate.certificate());
+		TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+		trustManagers.init(trust);
+		SSLContext context = SSLContext.getInstance("TLSv1.3");
+		context.init(null, trustManagers.getTrustManagers(), null);
+		return context;
+	}
+
+	@Test
 	void onNioTheListenersProviderServesAndSaysNothingWasTried() throws Exception {
 		start(KernelTlsMode.ON, Transport.NIO, false);
 		assertThat(download(SIZES[0], "--http1.1")).isEqualTo(digests.get(SIZES[0]));
@@ -140,7 +179,26 @@ class KernelTlsServerTests {
 				+ "(khamsin.egress.ktls is off)");
 	}
 
+	@Test
+	void anRsaIdentitySignsItsHandshakesWithPss() throws Exception {
+		assumeEpoll();
+		CommandLine.assumeInstalled("openssl", "openssl");
+		Path certificate = dir.resolve("rsa.crt");
+		Path key = dir.resolve("rsa.key");
+		CommandLine.Result made = CommandLine.run(null, WAIT, "openssl", "req", "-x509", "-newkey", "rsa:2048",
+				"-nodes", "-sha256", "-days", "2", "-subj", "/CN=localhost", "-addext",
+				"subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key.toString(), "-out", certificate.toString());
+		assertThat(made.exitCode()).as(made.output()).isZero();
+		start(TlsMaterial.fromPem(certificate, key), KernelTlsMode.ON, Transport.EPOLL, false);
+		assertThat(download(SIZES[1], "--http1.1")).isEqualTo(digests.get(SIZES[1]));
+		assertThat(this.server.metrics().tls().totals().full()).isEqualTo(1);
+	}
+
 	private void start(KernelTlsMode mode, Transport transport, boolean http2) {
+		start(this.certificate.material(), mode, transport, http2);
+	}
+
+	private void start(TlsMaterial material, KernelTlsMode mode, Transport transport, boolean http2) {
 		HttpHandler handler = (request, response) -> {
 			String path = request.getURI().getPath();
 			if (path.equals("/info")) {
@@ -159,7 +217,7 @@ class KernelTlsServerTests {
 			}
 			return ((ZeroCopyHttpOutputMessage) response).writeWith(file, 0, size);
 		};
-		TlsConfig tls = TlsConfig.builder(DevelopmentCertificate.create().material()).kernelTls(mode).build();
+		TlsConfig tls = TlsConfig.builder(material).kernelTls(mode).build();
 		KhamsinServerConfig.Builder config = KhamsinServerConfig.builder().reactors(1).transport(transport).tls(tls);
 		if (http2) {
 			config.http2(Http2Config.builder().enabled(true).build());
