@@ -62,8 +62,11 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 	 * kernel offers the tls ULP and the interface the connection leaves by has TLS TX offload (loopback and virtual
 	 * NICs have none, so there TLS stays in user space). 'on' engages it wherever the kernel allows (kernel TLS
 	 * connections run their handshake in Bouncy Castle and are never resumed). 'off' never.
+	 * @param precompressedZstd Whether static resources also have zstd siblings ('.zst') served to clients that
+	 * accept zstd, beside the Brotli and gzip ones of spring.web.resources.chain.compressed, which must be true too.
 	 */
-	public record EgressProperties(@DefaultValue("auto") KernelTlsMode ktls) {
+	public record EgressProperties(@DefaultValue("auto") KernelTlsMode ktls,
+			@DefaultValue("false") boolean precompressedZstd) {
 
 	}
 

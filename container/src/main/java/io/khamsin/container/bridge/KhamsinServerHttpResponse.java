@@ -317,6 +317,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			return;
 		}
 		if (!this.headWritten) {
+			dropLengthOfByteranges();
 			writeHead(!this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH), false);
 		}
 		ByteBuf content = toByteBuf(part);
@@ -331,6 +332,18 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 		else {
 			scheduleFlush();
+		}
+	}
+
+	/**
+	 * A streamed {@code 206} of several ranges ({@code multipart/byteranges}) is framed by chunks, not by a
+	 * {@code Content-Length}: Spring's resource handling (7.0) leaves the whole resource's length on it, which the
+	 * multipart body never has, so a client would wait for bytes that never come (as it does on Reactor Netty).
+	 */
+	private void dropLengthOfByteranges() {
+		String type = this.nettyHeaders.get(HttpHeaderNames.CONTENT_TYPE);
+		if (statusCode() == 206 && type != null && type.regionMatches(true, 0, "multipart/byteranges", 0, 20)) {
+			this.nettyHeaders.remove(HttpHeaderNames.CONTENT_LENGTH);
 		}
 	}
 
