@@ -3,6 +3,7 @@
  * whether it goes from the file to the socket by the kernel or through pooled buffers, and why
  * ({@link io.khamsin.container.egress.EgressReason}), counted in {@link io.khamsin.container.egress.EgressCounters};
  * {@link io.khamsin.container.egress.EgressModes} says which ways a running server's connections can use. Kernel TLS
- * joins here.
+ * joins as a row of the choice: {@link io.khamsin.container.egress.TlsSealing} says who seals a connection's records,
+ * {@link io.khamsin.container.egress.KernelTlsMode} is {@code khamsin.egress.ktls}.
  */
 package io.khamsin.container.egress;

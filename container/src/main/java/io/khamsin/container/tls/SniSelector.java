@@ -68,9 +68,9 @@ final class SniSelector extends SniHandler {
 			ctx.writeAndFlush(AlpnOffer.alert()).addListener(ChannelFutureListener.CLOSE);
 			return;
 		}
-		TlsMaterial material = this.contexts.material(hostname);
 		KernelTlsPolicy kernelTls = this.contexts.kernelTls();
-		if (kernelTls.engages() && kernelTls.refusal(ctx.channel(), material) == null) {
+		TlsMaterial material = kernelTls.engages() ? this.contexts.material(hostname) : null;
+		if (material != null && kernelTls.refusal(ctx.channel(), material) == null) {
 			// Bouncy Castle refuses a renegotiation itself.
 			ctx.pipeline().remove(TlsHandlers.RENEGOTIATION);
 			this.recorder.guard(null);
