@@ -1,5 +1,6 @@
 package io.khamsin.container.bridge;
 
+import java.io.IOException;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -22,6 +23,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBuffer;
@@ -55,9 +58,17 @@ import io.khamsin.container.egress.FileEgress;
  * sent as it is. None of it is tied to a protocol: the decision reads the headers, the encoders see only buffers.
  * Where it does not, a response holds no encoding, and checks that one reference at each step.
  * <p>
+ * A body must match the {@code Content-Length} its head announced: one that would run past it is cut there, and one
+ * that ends short of it (a file that shrank while it was read, a handler that set a wrong length) ends the
+ * response by closing the connection (HTTP/1.1) or resetting the stream (HTTP/2), so that a client never waits for
+ * bytes that will not come nor reads the next response's bytes as this one's. A whole response whose body does not
+ * match the length its handler set is answered {@code 500} instead.
+ * <p>
  * Every write happens on the channel's event loop.
  */
 public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse implements ZeroCopyHttpOutputMessage {
+
+	private static final Logger logger = LoggerFactory.getLogger(KhamsinServerHttpResponse.class);
 
 	private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory();
 
@@ -86,6 +97,12 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	private boolean aborted;
 
 	private ResponseWrite currentWrite;
+
+	/** The {@code Content-Length} the written head announced for a body that follows it, or -1. */
+	private long announcedLength = -1;
+
+	/** The body bytes written after the head. */
+	private long bodyWritten;
 
 	private ChannelFuture lastWrite;
 
@@ -212,6 +229,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
 		writeHead(false, true);
 		if (!this.headRequest && count > 0) {
+			// A file that shrinks fails the region's transfer, which closes the connection.
+			this.bodyWritten = count;
 			this.channel.write(new DefaultFileRegion(file.toFile(), position, count), false);
 		}
 	}
@@ -265,8 +284,19 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			}
 		}
 		else {
-			if (mayHaveBody(statusCode()) && !this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH)) {
-				this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+			if (mayHaveBody(statusCode())) {
+				long declared = declaredLength();
+				if (declared < 0) {
+					this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+				}
+				else if (declared != content.readableBytes()) {
+					logger.warn("A response with Content-Length {} has a body of {} bytes; answering 500 instead",
+							declared, content.readableBytes());
+					content.release();
+					writeError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
+					done(written, null);
+					return;
+				}
 			}
 			if (this.encoding != null && this.encoding.writeWhole(statusCode(), content, written)) {
 				return;
@@ -321,6 +351,17 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			writeHead(!this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH), false);
 		}
 		ByteBuf content = toByteBuf(part);
+		if (this.announcedLength >= 0 && !this.headRequest) {
+			this.bodyWritten += content.readableBytes();
+			if (this.bodyWritten > this.announcedLength) {
+				content.release();
+				logger.warn("A response body runs past its Content-Length of {} bytes; closing its connection (or HTTP/2 stream)",
+						this.announcedLength);
+				this.channel.abort(new IOException("Response body longer than its Content-Length of "
+						+ this.announcedLength + " bytes"));
+				return;
+			}
+		}
 		if (this.headRequest) {
 			content.release();
 		}
@@ -354,7 +395,38 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status(), this.nettyHeaders);
 		this.channel.prepareHead(head, streaming);
 		this.headWritten = true;
+		if (!streaming && mayHaveBody(statusCode())) {
+			this.announcedLength = declaredLength();
+		}
 		this.channel.write(head, false);
+	}
+
+	/** @return the {@code Content-Length} the headers hold, or -1 if none (or none that is a length) */
+	private long declaredLength() {
+		String value = this.nettyHeaders.get(HttpHeaderNames.CONTENT_LENGTH);
+		if (value == null) {
+			return -1;
+		}
+		try {
+			return Long.parseLong(value.trim());
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	/**
+	 * Whether the body written ends short of the {@code Content-Length} its head announced, once the handler is
+	 * done: the response can not be completed, and must end as a failed one.
+	 * @return a description of the shortfall, or {@code null} when the body is whole
+	 */
+	public String shortfall() {
+		if (this.aborted || this.lastWritten || this.announcedLength < 0 || this.headRequest
+				|| this.bodyWritten >= this.announcedLength) {
+			return null;
+		}
+		return "its body ended after " + this.bodyWritten + " of the " + this.announcedLength
+				+ " bytes its Content-Length announced";
 	}
 
 	void flushNow() {

@@ -297,6 +297,13 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 		if (this.finished) {
 			return;
 		}
+		String shortfall = this.response.shortfall();
+		if (shortfall != null) {
+			logger.warn("The response to {} {} can not be completed: {}; closing its connection (or HTTP/2 stream)",
+					this.request.getMethod(), this.request.getURI().getRawPath(), shortfall);
+			failed(new IOException("Response body ended short: " + shortfall));
+			return;
+		}
 		this.finished = true;
 		// Whatever of the body the handler did not take is released now, read or not, arrived or not.
 		this.body.discard();

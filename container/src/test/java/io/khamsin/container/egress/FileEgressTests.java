@@ -1,7 +1,11 @@
 package io.khamsin.container.egress;
 
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,14 +13,18 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.http.ZeroCopyHttpOutputMessage;
 import org.springframework.http.server.reactive.HttpHandler;
+import reactor.core.publisher.Mono;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
@@ -26,6 +34,7 @@ import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.test.CommandLine;
 import io.khamsin.container.tls.DevelopmentCertificate;
 import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.transport.Transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -106,10 +115,52 @@ class FileEgressTests {
 			.containsEntry(EgressReason.PLAIN_CONNECTION, 0L);
 	}
 
+	@ParameterizedTest(name = "{0} {1} {2}")
+	@CsvSource({ "IO_URING, http, --http1.1", "EPOLL, http, --http1.1", "NIO, http, --http1.1",
+			"AUTO, https, --http1.1", "AUTO, http, --http2-prior-knowledge" })
+	void aFileThatShrinksWhileItIsSentEndsOnlyItsResponse(Transport transport, String scheme, String protocol)
+			throws Exception {
+		CommandLine.assumeInstalled("curl", "curl");
+		long length = 64L * 1024 * 1024;
+		try (RandomAccessFile shrinking = new RandomAccessFile(dir.resolve("shrinking.bin").toFile(), "rw")) {
+			shrinking.setLength(length);
+		}
+		start((config) -> {
+			config.transport(transport).http2(Http2Config.builder().enabled(true).build());
+			return scheme.equals("https")
+					? config.tls(TlsConfig.builder(DevelopmentCertificate.create().material()).build()) : config;
+		});
+		Path out = Files.createTempFile(dir, "out", ".bin");
+		Process curl = new ProcessBuilder("curl", "-sS", "-k", protocol, "--limit-rate", "8M", "-o", out.toString(),
+				scheme + "://127.0.0.1:" + this.server.port() + "/shrinking.bin")
+			.redirectErrorStream(true)
+			.start();
+		try {
+			await().atMost(WAIT).until(() -> Files.size(out) >= 256 * 1024);
+			try (FileChannel shrinking = FileChannel.open(dir.resolve("shrinking.bin"), StandardOpenOption.WRITE)) {
+				shrinking.truncate(1024 * 1024);
+			}
+			assertThat(curl.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as("curl ends").isTrue();
+			String output = new String(curl.getInputStream().readAllBytes());
+			assertThat(curl.exitValue()).as("curl exit code, output: %s", output).isNotZero();
+			assertThat(Files.size(out)).isLessThan(length);
+		}
+		finally {
+			curl.destroyForcibly();
+		}
+		assertThat(download(scheme, protocol)).as("the next download").isEqualTo(digest);
+	}
+
 	private void start(UnaryOperator<KhamsinServerConfig.Builder> settings) {
 		HttpHandler handler = (request, response) -> {
 			response.getHeaders().set("Cache-Control", "max-age=60");
-			return ((ZeroCopyHttpOutputMessage) response).writeWith(file, 0, SIZE);
+			Path body = dir.resolve(request.getPath().value().substring(1));
+			try {
+				return ((ZeroCopyHttpOutputMessage) response).writeWith(body, 0, Files.size(body));
+			}
+			catch (IOException ex) {
+				return Mono.error(ex);
+			}
 		};
 		this.server = KhamsinServer.create(settings.apply(KhamsinServerConfig.builder().reactors(1)).build(), handler);
 		this.server.start();
