@@ -1,16 +1,21 @@
 package io.khamsin.sample;
 
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -66,6 +71,30 @@ class StaticFileTests {
 		assertThat(response.statusCode()).isEqualTo(206);
 		assertThat(response.headers().firstValue("Content-Range")).hasValue("bytes 1000000-1999999/" + SIZE);
 		assertThat(response.body()).isEqualTo(Arrays.copyOfRange(content, 1_000_000, 2_000_000));
+	}
+
+	@Test
+	void ifRangeServesTheRangeOnlyWhileTheFileIsTheOneTheClientHas() throws Exception {
+		URI uri = Container.KHAMSIN.server().uri("/files/download.bin");
+		String lastModified = this.client.send(HttpRequest.newBuilder(uri).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+				HttpResponse.BodyHandlers.discarding()).headers().firstValue("Last-Modified").orElseThrow();
+		HttpResponse<byte[]> same = rangeIf(uri, lastModified);
+		assertThat(same.statusCode()).isEqualTo(206);
+		assertThat(same.body()).isEqualTo(Arrays.copyOfRange(content, 100, 200));
+		String older = DateTimeFormatter.RFC_1123_DATE_TIME
+			.format(ZonedDateTime.parse(lastModified, DateTimeFormatter.RFC_1123_DATE_TIME).minusDays(1));
+		for (String changed : List.of(older, "\"an-entity-tag\"", "W/\"weak\"", "not a validator")) {
+			HttpResponse<byte[]> whole = rangeIf(uri, changed);
+			assertThat(whole.statusCode()).as("If-Range: %s", changed).isEqualTo(200);
+			assertThat(whole.headers().firstValue("Content-Range")).isEmpty();
+			assertThat(whole.body()).isEqualTo(content);
+		}
+	}
+
+	private HttpResponse<byte[]> rangeIf(URI uri, String condition) throws Exception {
+		return this.client.send(
+				HttpRequest.newBuilder(uri).header("Range", "bytes=100-199").header("If-Range", condition).build(),
+				HttpResponse.BodyHandlers.ofByteArray());
 	}
 
 	@ParameterizedTest

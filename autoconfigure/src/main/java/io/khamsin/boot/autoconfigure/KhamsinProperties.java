@@ -64,9 +64,12 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 	 * connections run their handshake in Bouncy Castle and are never resumed). 'off' never.
 	 * @param precompressedZstd Whether static resources also have zstd siblings ('.zst') served to clients that
 	 * accept zstd, beside the Brotli and gzip ones of spring.web.resources.chain.compressed, which must be true too.
+	 * @param ifRange Whether a GET with Range and If-Range gets its range only while If-Range matches the response's
+	 * strong ETag or its Last-Modified, and the whole representation otherwise (RFC 9110, section 13.1.5), for Spring's
+	 * resource handling and any handler that answers ranges.
 	 */
 	public record EgressProperties(@DefaultValue("auto") KernelTlsMode ktls,
-			@DefaultValue("false") boolean precompressedZstd) {
+			@DefaultValue("false") boolean precompressedZstd, @DefaultValue("true") boolean ifRange) {
 
 	}
 
