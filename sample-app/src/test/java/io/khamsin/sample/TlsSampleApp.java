@@ -92,6 +92,11 @@ final class TlsSampleApp implements AutoCloseable {
 		return this.port;
 	}
 
+	/** @return the directory the app serves under {@code /files/**} */
+	Path filesDir() {
+		return this.dir;
+	}
+
 	URI uri(String pathAndQuery) {
 		return URI.create("https://localhost:" + this.port + pathAndQuery);
 	}
