@@ -194,11 +194,65 @@ class KernelTlsServerTests {
 		assertThat(this.server.metrics().tls().totals().full()).isEqualTo(1);
 	}
 
+	/**
+	 * The time a 16 MiB file takes to download over TLS HTTP/1.1 with the kernel sealing it (sendfile) against user
+	 * space sealing it (read into buffers, encrypted by BoringSSL), from two servers side by side, interleaved, median
+	 * of three rounds after one warm-up download each. Where the kernel has no tls ULP both would stay in user space,
+	 * so this runs in the guest of {@code .ci/ktls-guest} only; its CPU is emulated (TCG), so the ratio says how the
+	 * two paths compare in work, not what either costs on a real machine.
+	 */
+	@Test
+	void kernelSealedFilesAgainstUserSpaceSealedOnes() throws Exception {
+		assumeEpoll();
+		Assumptions.assumeTrue(kernelOffersTls(),
+				"the kernel offers no tls ULP: the comparison runs in the guest of .ci/ktls-guest");
+		start(KernelTlsMode.ON, Transport.EPOLL, false);
+		KhamsinServer userSpace = create(this.certificate.material(), KernelTlsMode.OFF, Transport.EPOLL, false);
+		userSpace.start();
+		try {
+			int size = SIZES[2];
+			List<Double> kernel = new ArrayList<>();
+			List<Double> user = new ArrayList<>();
+			for (int round = 0; round <= 3; round++) {
+				double kernelTime = timedDownload(this.server, size);
+				double userTime = timedDownload(userSpace, size);
+				if (round > 0) {
+					kernel.add(kernelTime);
+					user.add(userTime);
+				}
+			}
+			kernel.sort(null);
+			user.sort(null);
+			System.out.printf("%d MiB over TLS HTTP/1.1, median of 3: kernel TLS %.2f s (%s), user space %.2f s (%s):"
+					+ " kernel TLS takes %.2fx the time of user space (emulated CPU)%n", size >> 20, kernel.get(1),
+					kernel, user.get(1), user, kernel.get(1) / user.get(1));
+			assertThat(this.server.metrics().egress().snapshot()).containsEntry(EgressReason.KERNEL_TLS, 4L);
+			assertThat(userSpace.metrics().egress().snapshot()).containsEntry(EgressReason.TLS_IN_USERSPACE, 4L);
+		}
+		finally {
+			userSpace.stop();
+		}
+	}
+
+	private double timedDownload(KhamsinServer target, int size) throws Exception {
+		Path out = Files.createTempFile(dir, "out", ".bin");
+		CommandLine.Result result = curl(List.of("--http1.1", "-o", out.toString(), "-w", "%{time_total}",
+				"https://127.0.0.1:" + target.port() + "/" + size + ".bin"));
+		assertThat(sha256(out)).isEqualTo(digests.get(size));
+		Files.delete(out);
+		return Double.parseDouble(result.output().trim());
+	}
+
 	private void start(KernelTlsMode mode, Transport transport, boolean http2) {
 		start(this.certificate.material(), mode, transport, http2);
 	}
 
 	private void start(TlsMaterial material, KernelTlsMode mode, Transport transport, boolean http2) {
+		this.server = create(material, mode, transport, http2);
+		this.server.start();
+	}
+
+	private KhamsinServer create(TlsMaterial material, KernelTlsMode mode, Transport transport, boolean http2) {
 		HttpHandler handler = (request, response) -> {
 			String path = request.getURI().getPath();
 			if (path.equals("/info")) {
@@ -222,8 +276,7 @@ class KernelTlsServerTests {
 		if (http2) {
 			config.http2(Http2Config.builder().enabled(true).build());
 		}
-		this.server = KhamsinServer.create(config.build(), handler);
-		this.server.start();
+		return KhamsinServer.create(config.build(), handler);
 	}
 
 	private EgressMode ktls() {
