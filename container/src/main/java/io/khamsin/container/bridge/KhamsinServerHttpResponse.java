@@ -1,9 +1,7 @@
 package io.khamsin.container.bridge;
 
 import java.io.IOException;
-import java.nio.channels.AsynchronousFileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
 
 import io.netty.buffer.ByteBuf;
@@ -192,11 +190,9 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			if (egress.path() == EgressPath.SENDFILE) {
 				return onEventLoop(() -> writeFileRegion(file, position, count));
 			}
-			Flux<DataBuffer> chunks = DataBufferUtils.readAsynchronousFileChannel(
-					() -> AsynchronousFileChannel.open(file, StandardOpenOption.READ), position, bufferFactory(),
-					FILE_CHUNK_SIZE);
 			this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
-			return new ResponseWrite(this, DataBufferUtils.takeUntilByteCount(chunks, count), ResponseWrite.Mode.STREAM);
+			return new ResponseWrite(this, FileChunks.read(file, position, count, bufferFactory(), FILE_CHUNK_SIZE),
+					ResponseWrite.Mode.STREAM);
 		}));
 	}
 

@@ -1,0 +1,111 @@
+package io.khamsin.container.bridge;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.SynchronousSink;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * A range of a file as buffers of the connection's allocator, for a body that must pass through the JVM (TLS in user
+ * space, HTTP/2 frames, the page cache copying it). The file is opened, read and closed on Reactor's bounded elastic
+ * threads, never on the event loop, one chunk per demand: a file on a slow disk holds a worker, not a reactor.
+ * Exactly the range is read: the last chunk ends it (no read past it, as a reader of the whole file would do and
+ * then be cancelled), and a file that ends before the range does ends the publisher early, which the response
+ * treats as a body short of its length.
+ */
+final class FileChunks {
+
+	private FileChunks() {
+	}
+
+	/**
+	 * The bytes of {@code file} from {@code position}, {@code count} of them, in chunks.
+	 * @param file the file
+	 * @param position where the range starts
+	 * @param count its length
+	 * @param factory the buffers to read into
+	 * @param chunkSize the largest chunk
+	 * @return the chunks, read as they are asked for
+	 */
+	static Flux<DataBuffer> read(Path file, long position, long count, DataBufferFactory factory, int chunkSize) {
+		return Flux.generate(() -> new Range(FileChannel.open(file, StandardOpenOption.READ), position, count),
+				(Range range, SynchronousSink<DataBuffer> sink) -> range.next(sink, factory, chunkSize), Range::close)
+			.subscribeOn(Schedulers.boundedElastic());
+	}
+
+	/** What is left of the range, and the open file it is read from. */
+	private static final class Range {
+
+		private final FileChannel channel;
+
+		private long position;
+
+		private long remaining;
+
+		Range(FileChannel channel, long position, long remaining) {
+			this.channel = channel;
+			this.position = position;
+			this.remaining = remaining;
+		}
+
+		Range next(SynchronousSink<DataBuffer> sink, DataBufferFactory factory, int chunkSize) {
+			if (this.remaining <= 0) {
+				sink.complete();
+				return this;
+			}
+			int length = (int) Math.min(chunkSize, this.remaining);
+			DataBuffer buffer = factory.allocateBuffer(length);
+			int read = 0;
+			boolean ended = false;
+			try (DataBuffer.ByteBufferIterator buffers = buffer.writableByteBuffers()) {
+				ByteBuffer target = buffers.next();
+				target.limit(target.position() + length);
+				while (target.hasRemaining()) {
+					int n = this.channel.read(target, this.position + read);
+					if (n < 0) {
+						ended = true;
+						break;
+					}
+					read += n;
+				}
+			}
+			catch (IOException ex) {
+				DataBufferUtils.release(buffer);
+				sink.error(ex);
+				return this;
+			}
+			if (read == 0) {
+				DataBufferUtils.release(buffer);
+				sink.complete();
+				return this;
+			}
+			buffer.writePosition(buffer.writePosition() + read);
+			this.position += read;
+			this.remaining -= read;
+			sink.next(buffer);
+			if (ended || this.remaining == 0) {
+				sink.complete();
+			}
+			return this;
+		}
+
+		void close() {
+			try {
+				this.channel.close();
+			}
+			catch (IOException ex) {
+				// A file opened for reading only: nothing was written that a failed close could lose.
+			}
+		}
+
+	}
+
+}
