@@ -7,8 +7,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -43,6 +46,9 @@ class StaticFileTests {
 		new Random(11).nextBytes(content);
 		Path files = SampleServers.filesDir();
 		Files.write(files.resolve("download.bin"), content);
+		// A Last-Modified under a second old is a weak validator, which If-Range never matches.
+		Files.setLastModifiedTime(files.resolve("download.bin"),
+				FileTime.from(Instant.now().minus(1, ChronoUnit.HOURS)));
 		Files.createDirectories(files.resolve("docs"));
 		Files.writeString(files.resolve("docs/readme.txt"), "read me");
 		Files.writeString(files.getParent().resolve("secret.txt"), "not for the web");
@@ -88,6 +94,20 @@ class StaticFileTests {
 			assertThat(whole.statusCode()).as("If-Range: %s", changed).isEqualTo(200);
 			assertThat(whole.headers().firstValue("Content-Range")).isEmpty();
 			assertThat(whole.body()).isEqualTo(content);
+		}
+	}
+
+	@Test
+	void aRangeOutsideTheFileIsAnswered416WithNoBodyAndTheConnectionServesOn() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(Container.KHAMSIN.server().port())) {
+			RawHttpConnection.Response refused = connection
+				.send("GET /files/download.bin HTTP/1.1\r\nHost: a\r\nRange: bytes=999999999-\r\n\r\n")
+				.read();
+			assertThat(refused.status()).isEqualTo(416);
+			assertThat(refused.header("content-length")).isEqualTo("0");
+			RawHttpConnection.Response next = connection.send("GET /files/docs/readme.txt HTTP/1.1\r\nHost: a\r\n\r\n")
+				.read();
+			assertThat(next.bodyText()).isEqualTo("read me");
 		}
 	}
 

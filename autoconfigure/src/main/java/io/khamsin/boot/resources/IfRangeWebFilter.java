@@ -14,7 +14,8 @@ import reactor.core.publisher.Mono;
 /**
  * {@code If-Range} (RFC 9110, section 13.1.5), which Spring's resource handling does not read: a {@code GET} with
  * {@code Range} and {@code If-Range} gets its range only while {@code If-Range} matches the validator the handler put
- * on the response (a strong {@code ETag} compared strongly, or a date equal to {@code Last-Modified}); otherwise the
+ * on the response (a strong {@code ETag} compared strongly, or a date equal to a {@code Last-Modified} at least a
+ * second old, so that it is strong); otherwise the
  * handler does not see the {@code Range} and answers with the whole representation, so that a client resuming a
  * download of a file that changed never joins bytes of two versions.
  * <p>
@@ -47,6 +48,17 @@ public final class IfRangeWebFilter implements WebFilter, Ordered {
 	 * @return {@code true} if the range may be served
 	 */
 	static boolean matches(String condition, HttpHeaders response) {
+		return matches(condition, response, System.currentTimeMillis());
+	}
+
+	/**
+	 * Whether an {@code If-Range} value matches a response's validators, at a given time.
+	 * @param condition the {@code If-Range} value
+	 * @param response the response's headers
+	 * @param now the time of the response, in milliseconds since the epoch
+	 * @return {@code true} if the range may be served
+	 */
+	static boolean matches(String condition, HttpHeaders response, long now) {
 		String value = condition.trim();
 		if (value.startsWith("\"")) {
 			// An entity tag, compared strongly: a weak one on either side never matches.
@@ -57,7 +69,9 @@ public final class IfRangeWebFilter implements WebFilter, Ordered {
 			return false;
 		}
 		long lastModified = response.getLastModified();
-		if (lastModified < 0) {
+		if (lastModified < 0 || now - lastModified < 1000) {
+			// A date is a strong validator only once a second has passed since it (RFC 9110, section 8.8.2.2): a
+			// file written twice within that second keeps its Last-Modified.
 			return false;
 		}
 		HttpHeaders date = new HttpHeaders();

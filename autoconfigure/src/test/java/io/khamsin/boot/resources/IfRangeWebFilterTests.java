@@ -25,13 +25,17 @@ class IfRangeWebFilterTests {
 	}
 
 	@Test
-	void aDateMatchesTheLastModifiedToTheSecond() {
+	void aDateMatchesTheLastModifiedToTheSecondOnceItIsStrong() {
 		HttpHeaders response = response(null);
 		response.setLastModified(LAST_MODIFIED + 400);
 		assertThat(IfRangeWebFilter.matches(DATE, response)).isTrue();
 		response.setLastModified(LAST_MODIFIED + 1000);
 		assertThat(IfRangeWebFilter.matches(DATE, response)).isFalse();
 		assertThat(IfRangeWebFilter.matches(DATE, response(null))).as("no Last-Modified").isFalse();
+		response.setLastModified(LAST_MODIFIED);
+		assertThat(IfRangeWebFilter.matches(DATE, response, LAST_MODIFIED + 999)).as("a date under a second old")
+			.isFalse();
+		assertThat(IfRangeWebFilter.matches(DATE, response, LAST_MODIFIED + 1000)).isTrue();
 		assertThat(IfRangeWebFilter.matches("yesterday", response)).isFalse();
 		assertThat(IfRangeWebFilter.matches("", response)).isFalse();
 	}

@@ -1,5 +1,6 @@
 package io.khamsin.container.bridge;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,10 +17,11 @@ import reactor.core.scheduler.Schedulers;
 /**
  * A range of a file as buffers of the connection's allocator, for a body that must pass through the JVM (TLS in user
  * space, HTTP/2 frames, the page cache copying it). The file is opened, read and closed on Reactor's bounded elastic
- * threads, never on the event loop, one chunk per demand: a file on a slow disk holds a worker, not a reactor.
- * Exactly the range is read: the last chunk ends it (no read past it, as a reader of the whole file would do and
- * then be cancelled), and a file that ends before the range does ends the publisher early, which the response
- * treats as a body short of its length.
+ * threads, one chunk per demand: a file on a slow disk holds a worker, not a reactor (a cancel between reads
+ * closes the file on the cancelling thread, which does not block). Exactly the range is read: the last chunk ends it
+ * (no read past it, as a reader of the whole file would do and then be cancelled), and a file that ends before the
+ * range does is an {@link EOFException} after the bytes it had, which fails the response however its body is
+ * framed (a compressed one announces no length to fall short of).
  */
 final class FileChunks {
 
@@ -77,24 +79,31 @@ final class FileChunks {
 					read += n;
 				}
 			}
-			catch (IOException ex) {
+			catch (IOException | RuntimeException ex) {
 				DataBufferUtils.release(buffer);
 				sink.error(ex);
 				return this;
 			}
 			if (read == 0) {
 				DataBufferUtils.release(buffer);
-				sink.complete();
+				sink.error(shorter());
 				return this;
 			}
 			buffer.writePosition(buffer.writePosition() + read);
 			this.position += read;
 			this.remaining -= read;
 			sink.next(buffer);
-			if (ended || this.remaining == 0) {
+			if (this.remaining == 0) {
 				sink.complete();
 			}
+			else if (ended) {
+				sink.error(shorter());
+			}
 			return this;
+		}
+
+		private EOFException shorter() {
+			return new EOFException("The file ended " + this.remaining + " bytes before the range sent from it");
 		}
 
 		void close() {

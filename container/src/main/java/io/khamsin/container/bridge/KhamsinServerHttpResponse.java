@@ -102,6 +102,9 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	/** The body bytes written after the head. */
 	private long bodyWritten;
 
+	/** The status the server answered with in place of the handler's, which Spring no longer takes once committed. */
+	private HttpStatusCode errorStatus;
+
 	private ChannelFuture lastWrite;
 
 	private KhamsinServerHttpResponse(ProtocolChannel channel, NettyDataBufferFactory bufferFactory,
@@ -147,6 +150,9 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 */
 	@Override
 	public HttpStatusCode getStatusCode() {
+		if (this.errorStatus != null) {
+			return this.errorStatus;
+		}
 		HttpStatusCode code = super.getStatusCode();
 		return (code != null) ? code : HttpStatus.OK;
 	}
@@ -286,12 +292,19 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 					this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
 				}
 				else if (declared != content.readableBytes()) {
-					logger.warn("A response with Content-Length {} has a body of {} bytes; answering 500 instead",
-							declared, content.readableBytes());
-					content.release();
-					writeError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
-					done(written, null);
-					return;
+					if (body == null) {
+						// Completed with no body, as Spring's resource handling answers 416 to a range it can not
+						// serve, leaving the length of the whole file it set before: the response has none.
+						this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+					}
+					else {
+						logger.warn("A response with Content-Length {} has a body of {} bytes; answering 500 instead",
+								declared, content.readableBytes());
+						content.release();
+						writeError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
+						done(written, null);
+						return;
+					}
 				}
 			}
 			if (this.encoding != null && this.encoding.writeWhole(statusCode(), content, written)) {
@@ -353,6 +366,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 				content.release();
 				logger.warn("A response body runs past its Content-Length of {} bytes; closing its connection (or HTTP/2 stream)",
 						this.announcedLength);
+				abort();
 				this.channel.abort(new IOException("Response body longer than its Content-Length of "
 						+ this.announcedLength + " bytes"));
 				return;
@@ -391,7 +405,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status(), this.nettyHeaders);
 		this.channel.prepareHead(head, streaming);
 		this.headWritten = true;
-		if (!streaming && mayHaveBody(statusCode())) {
+		if (!streaming && mayHaveBody(statusCode()) && !this.nettyHeaders.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
 			this.announcedLength = declaredLength();
 		}
 		this.channel.write(head, false);
@@ -466,7 +480,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	public ChannelFuture writeError(HttpResponseStatus status) {
 		this.nettyHeaders.clear();
 		this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-		setStatusCode(HttpStatusCode.valueOf(status.code()));
+		this.errorStatus = HttpStatusCode.valueOf(status.code());
 		HttpResponse head = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER,
 				this.nettyHeaders, EmptyHttpHeaders.INSTANCE);
 		this.channel.prepareHead(head, false);

@@ -88,8 +88,14 @@ final class ResponseWrite extends Mono<Void> implements CoreSubscriber<DataBuffe
 
 	@Override
 	public void onComplete() {
-		if (this.response.eventLoop().inEventLoop() && this.queued == 0) {
-			complete();
+		if (this.response.eventLoop().inEventLoop()) {
+			if (this.queued == 0) {
+				complete();
+			}
+			else {
+				// Parts signalled from another thread are still queued: the end comes after them.
+				runOnEventLoop(this::complete);
+			}
 			return;
 		}
 		if (this.mode == Mode.SINGLE) {
