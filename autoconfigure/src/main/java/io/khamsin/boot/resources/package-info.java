@@ -1,5 +1,6 @@
 /**
  * Static resources: zstd beside Boot's precompressed Brotli and gzip siblings, through Spring's own
- * {@code EncodedResourceResolver}.
+ * {@code EncodedResourceResolver}; and {@code If-Range}, which Spring's resource handling does not read, for every
+ * handler that answers ranges ({@link io.khamsin.boot.resources.IfRangeWebFilter}).
  */
 package io.khamsin.boot.resources;

@@ -96,11 +96,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	private ResponseWrite currentWrite;
 
-	/** The {@code Content-Length} the written head announced for a body that follows it, or -1. */
-	private long announcedLength = -1;
-
-	/** The body bytes written after the head. */
-	private long bodyWritten;
+	/** The {@code Content-Length} a streamed body's head announced, and what was written of it; or {@code null}. */
+	private BodyLength length;
 
 	/** The status the server answered with in place of the handler's, which Spring no longer takes once committed. */
 	private HttpStatusCode errorStatus;
@@ -232,7 +229,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		writeHead(false, true);
 		if (!this.headRequest && count > 0) {
 			// A file that shrinks fails the region's transfer, which closes the connection.
-			this.bodyWritten = count;
+			this.length = null;
 			this.channel.write(new DefaultFileRegion(file.toFile(), position, count), false);
 		}
 	}
@@ -287,7 +284,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 		else {
 			if (mayHaveBody(statusCode())) {
-				long declared = declaredLength();
+				long declared = BodyLength.declared(this.nettyHeaders);
 				if (declared < 0) {
 					this.nettyHeaders.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
 				}
@@ -356,21 +353,19 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			return;
 		}
 		if (!this.headWritten) {
-			dropLengthOfByteranges();
+			BodyLength.dropFromByteranges(statusCode(), this.nettyHeaders);
 			writeHead(!this.nettyHeaders.contains(HttpHeaderNames.CONTENT_LENGTH), false);
 		}
 		ByteBuf content = toByteBuf(part);
-		if (this.announcedLength >= 0 && !this.headRequest) {
-			this.bodyWritten += content.readableBytes();
-			if (this.bodyWritten > this.announcedLength) {
-				content.release();
-				logger.warn("A response body runs past its Content-Length of {} bytes; closing its connection (or HTTP/2 stream)",
-						this.announcedLength);
-				abort();
-				this.channel.abort(new IOException("Response body longer than its Content-Length of "
-						+ this.announcedLength + " bytes"));
-				return;
-			}
+		BodyLength length = this.length;
+		if (length != null && !length.add(content.readableBytes())) {
+			content.release();
+			logger.warn("A response body runs past its Content-Length of {} bytes; closing its connection (or HTTP/2 stream)",
+					length.announced());
+			abort();
+			this.channel.abort(new IOException("Response body longer than its Content-Length of "
+					+ length.announced() + " bytes"));
+			return;
 		}
 		if (this.headRequest) {
 			content.release();
@@ -386,18 +381,6 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}
 	}
 
-	/**
-	 * A streamed {@code 206} of several ranges ({@code multipart/byteranges}) is framed by chunks, not by a
-	 * {@code Content-Length}: Spring's resource handling (7.0) leaves the whole resource's length on it, which the
-	 * multipart body never has, so a client would wait for bytes that never come (as it does on Reactor Netty).
-	 */
-	private void dropLengthOfByteranges() {
-		String type = this.nettyHeaders.get(HttpHeaderNames.CONTENT_TYPE);
-		if (statusCode() == 206 && type != null && type.regionMatches(true, 0, "multipart/byteranges", 0, 20)) {
-			this.nettyHeaders.remove(HttpHeaderNames.CONTENT_LENGTH);
-		}
-	}
-
 	private void writeHead(boolean streaming, boolean fileRegion) {
 		if (this.encoding != null && this.encoding.startStream(statusCode(), fileRegion)) {
 			streaming = true;
@@ -405,24 +388,10 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status(), this.nettyHeaders);
 		this.channel.prepareHead(head, streaming);
 		this.headWritten = true;
-		if (!streaming && mayHaveBody(statusCode()) && !this.nettyHeaders.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
-			this.announcedLength = declaredLength();
+		if (!streaming && !this.headRequest && mayHaveBody(statusCode())) {
+			this.length = BodyLength.announcedBy(this.nettyHeaders);
 		}
 		this.channel.write(head, false);
-	}
-
-	/** @return the {@code Content-Length} the headers hold, or -1 if none (or none that is a length) */
-	private long declaredLength() {
-		String value = this.nettyHeaders.get(HttpHeaderNames.CONTENT_LENGTH);
-		if (value == null) {
-			return -1;
-		}
-		try {
-			return Long.parseLong(value.trim());
-		}
-		catch (NumberFormatException ex) {
-			return -1;
-		}
 	}
 
 	/**
@@ -431,12 +400,10 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	 * @return a description of the shortfall, or {@code null} when the body is whole
 	 */
 	public String shortfall() {
-		if (this.aborted || this.lastWritten || this.announcedLength < 0 || this.headRequest
-				|| this.bodyWritten >= this.announcedLength) {
+		if (this.aborted || this.lastWritten || this.length == null) {
 			return null;
 		}
-		return "its body ended after " + this.bodyWritten + " of the " + this.announcedLength
-				+ " bytes its Content-Length announced";
+		return this.length.shortfall();
 	}
 
 	void flushNow() {
