@@ -1,6 +1,7 @@
 package io.khamsin.container;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -20,6 +21,7 @@ import io.khamsin.container.accesslog.AccessLog;
 import io.khamsin.container.egress.EgressMode;
 import io.khamsin.container.egress.EgressModes;
 import io.khamsin.container.engine.ConnectionRegistry;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.engine.ShutdownResult;
 import io.khamsin.container.exchange.ExchangeDispatcher;
@@ -28,8 +30,11 @@ import io.khamsin.container.http1.Http1Initializer;
 import io.khamsin.container.http2.CleartextSelector;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.http2.Http2Initializer;
+import io.khamsin.container.http3.Http3Initializer;
+import io.khamsin.container.http3.Http3Listener;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.tls.QuicTlsContexts;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsContexts;
 import io.khamsin.container.tls.TlsHandlers;
@@ -78,17 +83,21 @@ public final class KhamsinServer {
 
 	private final TlsHandlers tls;
 
+	private final QuicTlsContexts quic;
+
 	private Running running;
 
 	private CompletableFuture<Prepared> prepared;
 
-	private KhamsinServer(KhamsinServerConfig config, HttpHandler handler, KhamsinMetrics metrics, TlsHandlers tls) {
+	private KhamsinServer(KhamsinServerConfig config, HttpHandler handler, KhamsinMetrics metrics, TlsHandlers tls,
+			QuicTlsContexts quic) {
 		this.config = config;
 		this.handler = handler;
 		this.metrics = metrics;
 		this.guards = metrics.guards();
 		this.connections = new ConnectionRegistry(config.maxConnections());
 		this.tls = tls;
+		this.quic = quic;
 	}
 
 	/**
@@ -124,7 +133,9 @@ public final class KhamsinServer {
 		// Built now, not at start: a certificate that cannot serve fails where the server is made.
 		TlsHandlers tls = (config.tls() != null)
 				? new TlsHandlers(TlsContexts.build(offered(config.tls(), config.http2())), metrics.tls()) : null;
-		return new KhamsinServer(config, handler, metrics, tls);
+		QuicTlsContexts quic = (tls != null && config.http3().enabled()) ? QuicTlsContexts.of(tls.contexts(),
+				List.of(Http3Initializer.PROTOCOL), config.http3().earlyData()) : null;
+		return new KhamsinServer(config, handler, metrics, tls, quic);
 	}
 
 	/**
@@ -226,17 +237,32 @@ public final class KhamsinServer {
 			// On a reactor's timer, which ends with the reactors when the server stops.
 			this.tls.contexts().startTicketKeyRotation(group.next());
 		}
-		ServerContext context = new ServerContext(this.config.httpSettings(), this.handler, this.connections, this.guards,
-				this.metrics, accessLog);
+		int port = this.config.port();
+		HttpSettings settings = this.config.httpSettings();
+		if (this.quic != null) {
+			// One port number for TCP and UDP, known before either binds, so that every response can announce it.
+			port = (port != 0) ? port : Http3Listener.freePort(this.config.address());
+			settings = settings.withAltSvc(this.config.http3().altSvc(port));
+		}
+		ServerContext context = new ServerContext(settings, this.handler, this.connections, this.guards, this.metrics,
+				accessLog);
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, this.config.fixedResponses(),
 				this.config.compression(), this.config.forwarded(), this.config.pageCache());
+		List<Listener> listeners = new ArrayList<>();
 		TcpListener listener;
 		try {
 			ProtocolSelector protocols = protocols(context, exchanges);
-			listener = TcpListener.bind(transport, this.config.listener(), group, this.config.address(),
-					this.config.port(), new ConnectionInitializer(context, protocols), this.config.customizers());
+			listener = TcpListener.bind(transport, this.config.listener(), group, this.config.address(), port,
+					new ConnectionInitializer(context, protocols), this.config.customizers());
+			listeners.add(listener);
+			if (this.quic != null) {
+				ProtocolSelector http3 = new Http3Initializer(context, exchanges).selector();
+				listeners.add(Http3Listener.bind(transport, group, this.config.address(), port, this.config.http3(),
+						this.quic, new ConnectionInitializer(context, http3), this.metrics));
+			}
 		}
 		catch (RuntimeException ex) {
+			listeners.forEach((bound) -> bound.close(LISTENER_CLOSE));
 			this.metrics.reactorsStopped(group);
 			group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
 			if (accessLog != null) {
@@ -244,7 +270,7 @@ public final class KhamsinServer {
 			}
 			throw ex;
 		}
-		this.running = new Running(group, List.of(listener), transport, listener.mode(), accessLog);
+		this.running = new Running(group, List.copyOf(listeners), transport, listener.mode(), accessLog);
 		logger.info("khamsin started on {} in {} ms", describe(), (System.nanoTime() - startedAt) / 1_000_000);
 	}
 
@@ -276,7 +302,7 @@ public final class KhamsinServer {
 			return CompletableFuture.completedFuture(ShutdownResult.IDLE);
 		}
 		for (Listener listener : running.listeners()) {
-			listener.close(LISTENER_CLOSE);
+			listener.stopAccepting(LISTENER_CLOSE);
 		}
 		logger.info("khamsin is shutting down gracefully: waiting for {} open connection(s)", this.connections.open());
 		return this.connections.drain();

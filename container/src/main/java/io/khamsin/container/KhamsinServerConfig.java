@@ -14,6 +14,7 @@ import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.transport.KhamsinServerCustomizer;
 import io.khamsin.container.transport.ListenerMode;
@@ -44,6 +45,7 @@ import io.khamsin.container.transport.Transport;
  * @param compression the compression of response bodies
  * @param forwarded whether and from which proxies {@code Forwarded} and {@code X-Forwarded-*} headers are applied
  * @param http2 HTTP/2: whether it is served, its settings and its abuse limits
+ * @param http3 HTTP/3: whether it is served (over QUIC, on the TLS listener's port number over UDP) and its settings
  * @param pageCache the page cache that answers cacheable requests before the handler, or {@code null} for none;
  * the server uses it and does not close it (its owner does, so that it can outlive a restart and be purged from
  * outside)
@@ -53,7 +55,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
 		String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
 		AccessLogConfig accessLog, TlsConfig tls, CompressionConfig compression, ForwardedConfig forwarded,
-		Http2Config http2, DefaultPageCache pageCache) {
+		Http2Config http2, Http3Config http3, DefaultPageCache pageCache) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -119,6 +121,13 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		if (http2 == null) {
 			throw new IllegalArgumentException("http2 must not be null");
 		}
+		if (http3 == null) {
+			throw new IllegalArgumentException("http3 must not be null");
+		}
+		if (http3.enabled() && tls == null) {
+			throw new IllegalArgumentException("HTTP/3 runs over QUIC, which is always TLS: khamsin.http3.enabled=true "
+					+ "needs server.ssl (a certificate) on the same server");
+		}
 	}
 
 	private static void requirePositive(String name, int value) {
@@ -140,7 +149,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 	 */
 	public HttpSettings httpSettings() {
 		return new HttpSettings(this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
-				this.bodyReadTimeout, this.maxRequestBodySize, this.serverHeader);
+				this.bodyReadTimeout, this.maxRequestBodySize, this.serverHeader, null);
 	}
 
 	/**
@@ -185,6 +194,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.compression = this.compression;
 		builder.forwarded = this.forwarded;
 		builder.http2 = this.http2;
+		builder.http3 = this.http3;
 		builder.pageCache = this.pageCache;
 		return builder;
 	}
@@ -233,6 +243,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private ForwardedConfig forwarded = ForwardedConfig.disabled();
 
 		private Http2Config http2 = Http2Config.defaults();
+
+		private Http3Config http3 = Http3Config.defaults();
 
 		private DefaultPageCache pageCache;
 
@@ -376,6 +388,16 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		}
 
 		/**
+		 * Serve HTTP/3 (by default it is off); needs {@link #tls}.
+		 * @param http3 whether HTTP/3 is served, and its settings
+		 * @return this builder
+		 */
+		public Builder http3(Http3Config http3) {
+			this.http3 = http3;
+			return this;
+		}
+
+		/**
 		 * The page cache in front of the handler (default: none). A cache whose configuration is not enabled is
 		 * not looked up at all.
 		 * @param pageCache the cache, or {@code null}
@@ -391,7 +413,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
 					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
 					this.fixedResponses, this.customizers, this.accessLog, this.tls, this.compression, this.forwarded,
-					this.http2, this.pageCache);
+					this.http2, this.http3, this.pageCache);
 		}
 
 	}

@@ -7,7 +7,7 @@
  * The engine's packages form one order, each importing only packages to its right (a comma joins packages of one
  * rank, which import neither each other):
  * <p>
- * Package order: (root) -> http1, http2, websocket -> exchange -> bridge, cache.redis -> cache -> compression,
+ * Package order: (root) -> http1, http2, http3, websocket -> exchange -> bridge, cache.redis -> cache -> compression,
  * fixed, forwarded -> tls -> transport -> engine -> metrics, accesslog -> egress, guard -> ktls
  * <p>
  * That is: the server and its configuration; the protocols; the exchange stage every protocol hands its requests

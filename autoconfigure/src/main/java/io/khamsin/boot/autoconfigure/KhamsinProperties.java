@@ -12,6 +12,7 @@ import org.springframework.util.unit.DataSize;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.egress.KernelTlsMode;
 import io.khamsin.container.fixed.FixedResponse;
+import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.Transport;
 
@@ -37,6 +38,7 @@ import io.khamsin.container.transport.Transport;
  * @param maxRequestBodySize Largest request body accepted. Larger ones are answered 413; -1 for no limit.
  * @param websocket WebSocket settings.
  * @param http2 HTTP/2 settings, applied when server.http2.enabled is true.
+ * @param http3 HTTP/3 settings: whether HTTP/3 is served over QUIC, on server.port over UDP, with server.ssl.
  * @param egress How response bodies leave the server.
  * @param fixedResponses Responses khamsin gives itself to GET and HEAD requests of their paths, without entering the
  * application: health and status routes and the like.
@@ -48,7 +50,8 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 		@DefaultValue("10s") Duration headerReadTimeout, @DefaultValue("30s") Duration bodyReadTimeout,
 		@DefaultValue("10000") int maxConnections, @DefaultValue("-1B") DataSize maxRequestBodySize,
 		@DefaultValue WebSocketProperties websocket, @DefaultValue Http2Properties http2,
-		@DefaultValue EgressProperties egress, List<FixedResponseProperties> fixedResponses) {
+		@DefaultValue Http3Properties http3, @DefaultValue EgressProperties egress,
+		List<FixedResponseProperties> fixedResponses) {
 
 	public KhamsinProperties {
 		fixedResponses = (fixedResponses != null) ? List.copyOf(fixedResponses) : List.of();
@@ -112,6 +115,38 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 			@DefaultValue("200") int maxResetsPerWindow, @DefaultValue("30s") Duration resetWindow,
 			@DefaultValue("2") int maxConsecutiveEmptyDataFrames, @DefaultValue("10000") int maxQueuedControlFrames,
 			@DefaultValue("16") int maxSmallContinuationFrames, @DefaultValue("10") int maxWindowUpdatesPerDataFrame) {
+
+	}
+
+	/**
+	 * HTTP/3 settings. HTTP/3 runs over QUIC, which is always TLS: it needs server.ssl (or an SSL bundle), and is
+	 * served on the port number of server.port over UDP, beside HTTP/1.1 and HTTP/2 on TCP, announced to clients by
+	 * an Alt-Svc header on their responses. Each default equals the engine's in {@code Http3Config}.
+	 *
+	 * @param enabled Whether to serve HTTP/3.
+	 * @param idleTimeout How long a QUIC connection may stay without a packet before it is closed.
+	 * @param maxConcurrentStreams Most request streams a client may have open at once on a connection; QUIC's flow
+	 * control holds back the rest.
+	 * @param maxUnidirectionalStreams Most unidirectional streams a client may open (at least 3: control and QPACK).
+	 * @param connectionWindowSize How much of the request bodies of all streams of a connection is taken before the
+	 * application has read them.
+	 * @param streamWindowSize How much of a request body a stream takes before the application has read it.
+	 * @param maxUdpPayloadSize Largest UDP payload sent and received (1200 to 65527 bytes).
+	 * @param congestionControl Congestion controller of each connection: cubic, reno or bbr.
+	 * @param earlyData Whether a resuming client may send requests in 0-RTT early data. Off by default: an attacker
+	 * who records such a request can send it again, and the application sees it twice.
+	 * @param retry Whether a new client must first echo a retry token bound to its address (RFC 9000, 8.1), so that a
+	 * spoofed address cannot make the server send a handshake's worth of packets to a victim. Costs new clients one
+	 * round trip.
+	 * @param altSvcMaxAge How long clients may remember that HTTP/3 is served (the ma of Alt-Svc).
+	 */
+	public record Http3Properties(@DefaultValue("false") boolean enabled, @DefaultValue("30s") Duration idleTimeout,
+			@DefaultValue("100") int maxConcurrentStreams, @DefaultValue("3") int maxUnidirectionalStreams,
+			@DefaultValue("10MB") DataSize connectionWindowSize, @DefaultValue("1MB") DataSize streamWindowSize,
+			@DefaultValue("1350B") DataSize maxUdpPayloadSize,
+			@DefaultValue("cubic") Http3Config.CongestionControl congestionControl,
+			@DefaultValue("false") boolean earlyData, @DefaultValue("true") boolean retry,
+			@DefaultValue("24h") Duration altSvcMaxAge) {
 
 	}
 

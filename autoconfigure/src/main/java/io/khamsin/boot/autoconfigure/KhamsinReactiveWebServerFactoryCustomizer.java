@@ -12,6 +12,7 @@ import org.springframework.util.unit.DataSize;
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.http3.Http3Config;
 
 /**
  * Applies {@link KhamsinProperties} and the khamsin-specific {@code server.*} settings (request header size,
@@ -40,6 +41,9 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 	@Override
 	public void customize(KhamsinReactiveWebServerFactory factory) {
 		customizeEngine(factory);
+		// The main server's alone: a management server on its own port speaks what its own TLS allows.
+		Http3Config http3 = http3(this.khamsinProperties.http3());
+		factory.addConfigCustomizers((config) -> config.http3(http3));
 		List<FixedResponse> fixedResponses = fixedResponses();
 		if (!fixedResponses.isEmpty()) {
 			factory.addConfigCustomizers((config) -> config.fixedResponses(fixedResponses));
@@ -98,6 +102,27 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("khamsin.http2: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static Http3Config http3(KhamsinProperties.Http3Properties http3) {
+		try {
+			return Http3Config.builder()
+				.enabled(http3.enabled())
+				.idleTimeout(http3.idleTimeout())
+				.maxBidirectionalStreams(http3.maxConcurrentStreams())
+				.maxUnidirectionalStreams(http3.maxUnidirectionalStreams())
+				.initialMaxData(http3.connectionWindowSize().toBytes())
+				.initialMaxStreamData(http3.streamWindowSize().toBytes())
+				.maxUdpPayloadSize(toInt("khamsin.http3.max-udp-payload-size", http3.maxUdpPayloadSize()))
+				.congestionControl(http3.congestionControl())
+				.earlyData(http3.earlyData())
+				.retry(http3.retry())
+				.altSvcMaxAge(http3.altSvcMaxAge())
+				.build();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("khamsin.http3: " + ex.getMessage(), ex);
 		}
 	}
 

@@ -14,6 +14,7 @@ import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.Transport;
 
@@ -58,6 +59,23 @@ class KhamsinPropertiesTests {
 		assertThat(http2.maxSmallContinuationFrames()).isEqualTo(Http2Config.DEFAULT_MAX_SMALL_CONTINUATION_FRAMES);
 		assertThat(http2.maxWindowUpdatesPerDataFrame())
 			.isEqualTo(Http2Config.DEFAULT_MAX_WINDOW_UPDATES_PER_DATA_FRAME);
+	}
+
+	@Test
+	void eachHttp3DefaultEqualsTheEngineDefault() {
+		KhamsinProperties.Http3Properties http3 = bind(Map.of()).http3();
+		Http3Config engine = Http3Config.defaults();
+		assertThat(http3.enabled()).isEqualTo(engine.enabled()).isFalse();
+		assertThat(http3.idleTimeout()).isEqualTo(engine.idleTimeout());
+		assertThat(http3.maxConcurrentStreams()).isEqualTo(engine.maxBidirectionalStreams());
+		assertThat(http3.maxUnidirectionalStreams()).isEqualTo(engine.maxUnidirectionalStreams());
+		assertThat(http3.connectionWindowSize().toBytes()).isEqualTo(engine.initialMaxData());
+		assertThat(http3.streamWindowSize().toBytes()).isEqualTo(engine.initialMaxStreamData());
+		assertThat(http3.maxUdpPayloadSize().toBytes()).isEqualTo(engine.maxUdpPayloadSize());
+		assertThat(http3.congestionControl()).isEqualTo(engine.congestionControl());
+		assertThat(http3.earlyData()).isEqualTo(engine.earlyData()).isFalse();
+		assertThat(http3.retry()).isEqualTo(engine.retry()).isTrue();
+		assertThat(http3.altSvcMaxAge()).isEqualTo(engine.altSvcMaxAge());
 	}
 
 	@Test

@@ -28,6 +28,7 @@ import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.egress.KernelTlsMode;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.tls.TlsClientAuth;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsProvider;
@@ -36,6 +37,7 @@ import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.Transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 @ExtendWith(OutputCaptureExtension.class)
 class KhamsinReactiveWebServerAutoConfigurationTests {
@@ -174,6 +176,40 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 					.resetWindow(Duration.ofSeconds(10))
 					.build());
 			});
+	}
+
+	@Test
+	void khamsinHttp3SettingsReachTheEngine() {
+		this.runner
+			.withPropertyValues("khamsin.tls.self-signed=true", "khamsin.http3.enabled=true",
+					"khamsin.http3.max-concurrent-streams=50",
+					"khamsin.http3.congestion-control=bbr", "khamsin.http3.retry=false",
+					"khamsin.http3.alt-svc-max-age=1h")
+			.run((context) -> assertThat(serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)).http3())
+				.isEqualTo(Http3Config.builder()
+					.enabled(true)
+					.maxBidirectionalStreams(50)
+					.congestionControl(Http3Config.CongestionControl.BBR)
+					.retry(false)
+					.altSvcMaxAge(Duration.ofHours(1))
+					.build()));
+	}
+
+	@Test
+	void http3WithoutTlsFailsWithAMessageThatSaysWhatItNeeds() {
+		this.runner.withPropertyValues("khamsin.http3.enabled=true")
+			.run((context) -> assertThatIllegalArgumentException()
+				.isThrownBy(() -> serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class)))
+				.withMessageContaining("needs server.ssl"));
+	}
+
+	@Test
+	void aWrongHttp3SettingFailsWithAMessageNamingIt() {
+		this.runner.withPropertyValues("khamsin.http3.max-udp-payload-size=1000B")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("maxUdpPayloadSize"));
 	}
 
 	@Test

@@ -54,19 +54,37 @@ public abstract class ConnectionHandler extends ChannelInboundHandlerAdapter imp
 
 	@Override
 	public final InetSocketAddress remoteAddress() {
-		return inet(connectionChannel().remoteAddress());
+		return inet(remoteSocketAddress());
 	}
 
 	@Override
 	public final InetSocketAddress localAddress() {
-		return inet(connectionChannel().localAddress());
+		return inet(localSocketAddress());
+	}
+
+	/**
+	 * The client's address as the socket sees it: the channel's own, unless the protocol's connection is not the
+	 * socket (a QUIC connection, whose channel address is its connection ID).
+	 * @return the address
+	 */
+	protected SocketAddress remoteSocketAddress() {
+		return connectionChannel().remoteAddress();
+	}
+
+	/**
+	 * The address the client connected to, as the socket sees it.
+	 * @return the address
+	 * @see #remoteSocketAddress()
+	 */
+	protected SocketAddress localSocketAddress() {
+		return connectionChannel().localAddress();
 	}
 
 	private static InetSocketAddress inet(SocketAddress address) {
 		return (address instanceof InetSocketAddress inet) ? inet : null;
 	}
 
-	/** A connection's protocol frames nothing itself unless it says so (HTTP/2). */
+	/** A connection's protocol frames nothing itself unless it says so (HTTP/2, HTTP/3). */
 	@Override
 	public boolean framed() {
 		return false;

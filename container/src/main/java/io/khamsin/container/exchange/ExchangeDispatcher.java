@@ -91,7 +91,8 @@ public final class ExchangeDispatcher {
 			ForwardedConfig forwarded, DefaultPageCache pageCache) {
 		this.handler = context.handler();
 		this.requestGuards = new RequestGuards(context.guards(), context.settings().maxRequestBodySize());
-		this.fixedResponses = FixedResponseTable.of(fixedResponses, context.settings().serverHeader());
+		this.fixedResponses = FixedResponseTable.of(fixedResponses, context.settings().serverHeader(),
+				context.settings().altSvc());
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
 		this.compression = BodyCompression.of(compression);

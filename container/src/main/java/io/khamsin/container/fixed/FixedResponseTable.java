@@ -1,7 +1,9 @@
 package io.khamsin.container.fixed;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,13 +35,24 @@ public final class FixedResponseTable {
 	 * @return the table
 	 */
 	public static FixedResponseTable of(List<FixedResponse> fixedResponses, String serverHeader) {
+		return of(fixedResponses, serverHeader, null);
+	}
+
+	/**
+	 * Prepare the configured fixed responses of a server that announces HTTP/3.
+	 * @param fixedResponses the fixed responses
+	 * @param serverHeader the {@code Server} header every response carries, or {@code null}
+	 * @param altSvc the {@code Alt-Svc} header every response carries, or {@code null}
+	 * @return the table
+	 */
+	public static FixedResponseTable of(List<FixedResponse> fixedResponses, String serverHeader, String altSvc) {
 		if (fixedResponses.isEmpty()) {
 			return NONE;
 		}
 		List<Entry> entries = new ArrayList<>();
 		Map<String, Entry> byPath = new HashMap<>();
 		for (FixedResponse fixed : fixedResponses) {
-			Entry entry = new Entry(entries.size(), fixed, serverHeader);
+			Entry entry = new Entry(entries.size(), fixed, serverHeader, altSvc);
 			entries.add(entry);
 			byPath.put(fixed.path(), entry);
 		}
@@ -85,11 +98,21 @@ public final class FixedResponseTable {
 
 		private final String contentLength;
 
-		Entry(int index, FixedResponse response, String serverHeader) {
+		private final Map<String, String> headers;
+
+		Entry(int index, FixedResponse response, String serverHeader, String altSvc) {
 			this.index = index;
 			this.response = response;
 			this.body = response.body();
 			this.serverHeader = serverHeader;
+			if (altSvc != null && response.headers().keySet().stream().noneMatch("Alt-Svc"::equalsIgnoreCase)) {
+				Map<String, String> headers = new LinkedHashMap<>(response.headers());
+				headers.put("Alt-Svc", altSvc);
+				this.headers = Collections.unmodifiableMap(headers);
+			}
+			else {
+				this.headers = response.headers();
+			}
 			this.contentLength = hasBody(response.status()) ? Integer.toString(this.body.length) : null;
 		}
 
@@ -122,9 +145,9 @@ public final class FixedResponseTable {
 			return this.serverHeader;
 		}
 
-		/** @return the other headers, in order */
+		/** @return the other headers, in order ({@code Alt-Svc} last when the server announces HTTP/3) */
 		public Map<String, String> headers() {
-			return this.response.headers();
+			return this.headers;
 		}
 
 		/** @return the body, which the caller must not change */

@@ -379,12 +379,7 @@ final class Http1ServerHandler extends ConnectionHandler
 	@Override
 	public void prepareHead(HttpResponse head, boolean streaming) {
 		HttpHeaders headers = head.headers();
-		if (!headers.contains(HttpHeaderNames.DATE)) {
-			headers.set(HttpHeaderNames.DATE, DateHeader.now());
-		}
-		if (this.settings.serverHeader() != null && !headers.contains(HttpHeaderNames.SERVER)) {
-			headers.set(HttpHeaderNames.SERVER, this.settings.serverHeader());
-		}
+		this.settings.stamp(headers);
 		boolean close = this.closing || !this.keepAlive || this.draining || !this.body.canBeDrained();
 		if (streaming && !headers.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
 			if (this.http10) {

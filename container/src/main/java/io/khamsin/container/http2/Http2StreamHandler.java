@@ -288,14 +288,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 
 	@Override
 	public void prepareHead(HttpResponse head, boolean streaming) {
-		HttpHeaders headers = head.headers();
-		if (!headers.contains(HttpHeaderNames.DATE)) {
-			headers.set(HttpHeaderNames.DATE, DateHeader.now());
-		}
-		String server = this.streams.config().serverHeader();
-		if (server != null && !headers.contains(HttpHeaderNames.SERVER)) {
-			headers.set(HttpHeaderNames.SERVER, server);
-		}
+		this.streams.config().stamp(head.headers());
 	}
 
 	@Override

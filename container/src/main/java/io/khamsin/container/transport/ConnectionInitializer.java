@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ServerChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +59,8 @@ public final class ConnectionInitializer extends ChannelInitializer<Channel> imp
 		}
 		reactor.connectionAccepted();
 		channel.closeFuture().addListener(this);
-		if (reactor.enabled()) {
+		// A QUIC connection (whose parent is its UDP socket, not a listening one) is counted on that socket.
+		if (reactor.enabled() && channel.parent() instanceof ServerChannel) {
 			channel.pipeline().addLast(TRAFFIC, reactor.trafficCounter());
 		}
 		this.protocols.select(channel);

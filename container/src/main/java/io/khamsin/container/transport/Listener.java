@@ -3,8 +3,8 @@ package io.khamsin.container.transport;
 import java.time.Duration;
 
 /**
- * A bound listener of a running server, on the server's reactors: TCP ({@link TcpListener}) today; a QUIC listener
- * on UDP sockets joins as another, so that the server starts, describes and closes each alike.
+ * A bound listener of a running server, on the server's reactors: TCP ({@link TcpListener}), or QUIC on UDP sockets
+ * beside it, so that the server starts, describes and closes each alike.
  */
 public interface Listener {
 
@@ -19,5 +19,15 @@ public interface Listener {
 	 * @param timeout how long to wait at most
 	 */
 	void close(Duration timeout);
+
+	/**
+	 * Stop taking new connections for a graceful shutdown, leaving the open ones to finish: a TCP listener closes its
+	 * listening sockets; a QUIC listener keeps its UDP sockets, which carry its open connections too, and refuses new
+	 * connections through the registry, which refuses every connection while the server drains.
+	 * @param timeout how long to wait at most
+	 */
+	default void stopAccepting(Duration timeout) {
+		close(timeout);
+	}
 
 }

@@ -87,6 +87,7 @@ public final class TestRoutes {
 				.then(ServerResponse.ok().bodyValue("ignored")))
 			.GET("/remote", (request) -> ServerResponse.ok().bodyValue(request.remoteAddress().map((a) -> a.getAddress().getHostAddress()).orElse("?")))
 			.GET("/connection", (request) -> ServerResponse.ok().bodyValue(connection(request.exchange().getRequest())))
+			.GET("/thread", (request) -> ServerResponse.ok().bodyValue(Thread.currentThread().getName()))
 			.build();
 	}
 

@@ -1,0 +1,139 @@
+package io.khamsin.container.http3;
+
+import java.net.SocketAddress;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http3.DefaultHttp3GoAwayFrame;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.khamsin.container.engine.DrainEvent;
+import io.khamsin.container.exchange.ConnectionHandler;
+import io.khamsin.container.metrics.Protocol;
+import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.transport.ConnectionSecurity;
+
+/**
+ * What a QUIC connection that speaks HTTP/3 is to khamsin, as a handler of the connection's channel: the
+ * {@link io.khamsin.container.bridge.ConnectionInfo} its request streams share (its addresses are the UDP peer's, not
+ * the connection IDs the channel's own are), the count of its open request streams, and its part in a graceful
+ * shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114, section 5.2), then the close
+ * once the streams it took are answered.
+ */
+final class Http3Connection extends ConnectionHandler {
+
+	private static final Logger logger = LoggerFactory.getLogger(Http3Connection.class);
+
+	/** The application error code of a clean close (RFC 9114, section 8.1: H3_NO_ERROR). */
+	static final int H3_NO_ERROR = 0x100;
+
+	private final ReactorMetrics reactor;
+
+	private QuicChannel channel;
+
+	private int openStreams;
+
+	private long nextStreamId;
+
+	private boolean draining;
+
+	Http3Connection(ConnectionSecurity security, ReactorMetrics reactor) {
+		super(security);
+		this.reactor = reactor;
+	}
+
+	@Override
+	public void handlerAdded(ChannelHandlerContext ctx) {
+		this.channel = (QuicChannel) ctx.channel();
+	}
+
+	@Override
+	protected Channel connectionChannel() {
+		return this.channel;
+	}
+
+	@Override
+	protected SocketAddress remoteSocketAddress() {
+		return this.channel.remoteSocketAddress();
+	}
+
+	@Override
+	protected SocketAddress localSocketAddress() {
+		return this.channel.localSocketAddress();
+	}
+
+	@Override
+	public Protocol protocol() {
+		return Protocol.H3;
+	}
+
+	@Override
+	public boolean framed() {
+		return true;
+	}
+
+	/** @return the figures of the connection's reactor */
+	ReactorMetrics reactor() {
+		return this.reactor;
+	}
+
+	/**
+	 * A request stream opened.
+	 * @param stream its channel
+	 * @return whether to serve it: not once a shutdown's {@code GOAWAY} has named an earlier stream
+	 */
+	boolean streamOpened(QuicStreamChannel stream) {
+		long id = stream.streamId();
+		if (this.draining && id >= this.nextStreamId) {
+			return false;
+		}
+		this.nextStreamId = Math.max(this.nextStreamId, id + 4);
+		this.openStreams++;
+		return true;
+	}
+
+	/** A request stream that {@link #streamOpened} served closed. */
+	void streamClosed() {
+		this.openStreams--;
+		if (this.draining && this.openStreams == 0) {
+			close();
+		}
+	}
+
+	@Override
+	public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+		if (event instanceof DrainEvent) {
+			drain();
+			return;
+		}
+		ctx.fireUserEventTriggered(event);
+	}
+
+	private void drain() {
+		if (this.draining) {
+			return;
+		}
+		this.draining = true;
+		QuicStreamChannel control = Http3.getLocalControlStream(this.channel);
+		if (control != null) {
+			// Streams up to the next one the client may open are served; later ones are not (section 5.2).
+			control.writeAndFlush(new DefaultHttp3GoAwayFrame(this.nextStreamId));
+		}
+		if (this.openStreams == 0) {
+			close();
+		}
+	}
+
+	private void close() {
+		logger.debug("Closing HTTP/3 connection {}: shutting down and no request stream open", this.channel);
+		this.channel.close(true, H3_NO_ERROR, Unpooled.EMPTY_BUFFER)
+			.addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+	}
+
+}

@@ -1,0 +1,240 @@
+package io.khamsin.container.http3;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.uring.IoUringDatagramChannel;
+import io.netty.channel.unix.UnixChannelOption;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.quic.EpollQuicUtils;
+import io.netty.handler.codec.quic.QuicChannelOption;
+import io.netty.handler.codec.quic.QuicCodecDispatcher;
+import io.netty.handler.codec.quic.QuicCongestionControlAlgorithm;
+import io.netty.handler.codec.quic.QuicConnectionIdGenerator;
+import io.netty.handler.codec.quic.QuicServerCodecBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.tls.QuicTlsContexts;
+import io.khamsin.container.transport.ConnectionInitializer;
+import io.khamsin.container.transport.Listener;
+import io.khamsin.container.transport.ListenerInfo;
+import io.khamsin.container.transport.PortInUseException;
+import io.khamsin.container.transport.ResolvedTransport;
+import io.khamsin.container.transport.Transport;
+
+/**
+ * The QUIC listener of HTTP/3: on io_uring and epoll one UDP socket per reactor with {@code SO_REUSEPORT}, all on one
+ * port; on NIO one socket. The kernel spreads datagrams over the sockets by their addresses, which a client that
+ * changes its port (NAT rebinding, migration) would send to another socket than its connection's: Netty's
+ * {@link QuicCodecDispatcher} writes each socket's index into the connection IDs it issues and hands every packet to
+ * the socket, and so the reactor, that owns its connection. Each QUIC connection then starts with the server's
+ * {@link ConnectionInitializer}, as a TCP connection does: admitted or refused, counted, and set up for HTTP/3.
+ * On epoll, where the kernel offers UDP GSO, a burst of packets to one client leaves in one {@code sendmsg}.
+ */
+public final class Http3Listener implements Listener {
+
+	private static final Logger logger = LoggerFactory.getLogger(Http3Listener.class);
+
+	/** The most packets one GSO send carries. */
+	private static final int GSO_SEGMENTS = 10;
+
+	private final List<Channel> sockets;
+
+	private final ListenerInfo info;
+
+	private final boolean gso;
+
+	private Http3Listener(List<Channel> sockets, boolean gso) {
+		this.sockets = List.copyOf(sockets);
+		this.gso = gso;
+		this.info = new ListenerInfo((InetSocketAddress) sockets.get(0).localAddress(), sockets.size(),
+				List.of(Http3Initializer.PROTOCOL), Http3Initializer.TLS);
+	}
+
+	/**
+	 * Bind the QUIC listener.
+	 * @param transport the transport the reactors run
+	 * @param reactors the reactors
+	 * @param address the address to bind, or {@code null} for every local address
+	 * @param port the UDP port: the port number of the server's TLS listener
+	 * @param config the HTTP/3 settings
+	 * @param tls the QUIC TLS contexts
+	 * @param connections the initializer of every QUIC connection
+	 * @param metrics the figures, whose byte counters count the sockets' datagrams
+	 * @return the bound listener
+	 * @throws PortInUseException if the UDP port is taken
+	 * @throws IllegalStateException if binding fails otherwise
+	 */
+	public static Http3Listener bind(ResolvedTransport transport, EventLoopGroup reactors, InetAddress address,
+			int port, Http3Config config, QuicTlsContexts tls, ConnectionInitializer connections,
+			KhamsinMetrics metrics) {
+		boolean reusePort = transport.reusePortSupported();
+		boolean gso = transport.transport() == Transport.EPOLL && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
+		byte[] tokenKey = RetryTokens.newKey();
+		QuicCodecDispatcher dispatcher = new QuicCodecDispatcher() {
+
+			@Override
+			protected void initChannel(Channel channel, int localConnectionIdLength,
+					QuicConnectionIdGenerator idGenerator) {
+				channel.pipeline().addLast(codec(config, tls, tokenKey, gso, localConnectionIdLength, idGenerator,
+						connections));
+			}
+
+		};
+		InetSocketAddress bindAddress = (address != null) ? new InetSocketAddress(address, port)
+				: new InetSocketAddress(port);
+		List<Channel> sockets = new ArrayList<>();
+		try {
+			if (reusePort) {
+				for (Iterator<?> it = reactors.iterator(); it.hasNext();) {
+					EventLoop loop = (EventLoop) it.next();
+					sockets.add(bind(transport, loop, bindAddress, dispatcher, metrics, true));
+				}
+			}
+			else {
+				sockets.add(bind(transport, reactors.next(), bindAddress, dispatcher, metrics, false));
+			}
+		}
+		catch (RuntimeException ex) {
+			sockets.forEach(Channel::close);
+			throw ex;
+		}
+		return new Http3Listener(sockets, gso);
+	}
+
+	/**
+	 * An ephemeral port number free on both TCP and UDP, for a server asked to listen on port 0 that serves HTTP/3 on
+	 * the same number as HTTP/1.1 and HTTP/2.
+	 * @param address the address to bind, or {@code null} for every local address
+	 * @return the port
+	 * @throws IllegalStateException if none was found in a few tries
+	 */
+	public static int freePort(InetAddress address) {
+		for (int attempt = 0; attempt < 20; attempt++) {
+			try (ServerSocket tcp = new ServerSocket()) {
+				tcp.setReuseAddress(true);
+				tcp.bind((address != null) ? new InetSocketAddress(address, 0) : new InetSocketAddress(0));
+				int port = tcp.getLocalPort();
+				try (DatagramSocket udp = new DatagramSocket(null)) {
+					udp.bind((address != null) ? new InetSocketAddress(address, port) : new InetSocketAddress(port));
+					return port;
+				}
+				catch (IOException ex) {
+					// Taken on UDP: try another.
+				}
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("khamsin could not find a free port: " + ex.getMessage(), ex);
+			}
+		}
+		throw new IllegalStateException("khamsin found no port free on both TCP and UDP in 20 tries");
+	}
+
+	private static Channel bind(ResolvedTransport transport, EventLoop loop, InetSocketAddress address,
+			ChannelHandler dispatcher, KhamsinMetrics metrics, boolean reusePort) {
+		Bootstrap bootstrap = new Bootstrap().group(loop)
+			.channel(datagramChannel(transport.transport()))
+			.option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+			.handler(new ChannelInitializer<Channel>() {
+
+				@Override
+				protected void initChannel(Channel channel) {
+					if (metrics.reactor(channel.eventLoop()).enabled()) {
+						channel.pipeline().addLast(metrics.reactor(channel.eventLoop()).trafficCounter());
+					}
+					channel.pipeline().addLast(dispatcher);
+				}
+
+			});
+		if (reusePort) {
+			bootstrap.option(UnixChannelOption.SO_REUSEPORT, true);
+		}
+		try {
+			return bootstrap.bind(address).syncUninterruptibly().channel();
+		}
+		catch (Exception ex) {
+			if (String.valueOf(ex.getMessage()).contains("Address already in use")) {
+				throw new PortInUseException(address.getPort(), ex);
+			}
+			throw new IllegalStateException("khamsin could not bind UDP " + address + " for HTTP/3: " + ex.getMessage(),
+					ex);
+		}
+	}
+
+	private static Class<? extends DatagramChannel> datagramChannel(Transport transport) {
+		return switch (transport) {
+			case IO_URING -> IoUringDatagramChannel.class;
+			case EPOLL -> EpollDatagramChannel.class;
+			default -> NioDatagramChannel.class;
+		};
+	}
+
+	private static ChannelHandler codec(Http3Config config, QuicTlsContexts tls, byte[] tokenKey, boolean gso,
+			int localConnectionIdLength, QuicConnectionIdGenerator idGenerator, ConnectionInitializer connections) {
+		QuicServerCodecBuilder builder = Http3.newQuicServerCodecBuilder()
+			.sslContext(tls.context())
+			.maxIdleTimeout(config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
+			.maxRecvUdpPayloadSize(config.maxUdpPayloadSize())
+			.maxSendUdpPayloadSize(config.maxUdpPayloadSize())
+			.initialMaxData(config.initialMaxData())
+			.initialMaxStreamDataBidirectionalLocal(config.initialMaxStreamData())
+			.initialMaxStreamDataBidirectionalRemote(config.initialMaxStreamData())
+			.initialMaxStreamsBidirectional(config.maxBidirectionalStreams())
+			.initialMaxStreamsUnidirectional(config.maxUnidirectionalStreams())
+			.congestionControlAlgorithm(QuicCongestionControlAlgorithm.valueOf(config.congestionControl().name()))
+			.localConnectionIdLength(localConnectionIdLength)
+			.connectionIdAddressGenerator(idGenerator)
+			.tokenHandler(config.retry() ? new RetryTokens(tokenKey) : RetryTokens.NONE)
+			.handler(connections);
+		if (gso) {
+			builder.option(QuicChannelOption.SEGMENTED_DATAGRAM_PACKET_ALLOCATOR,
+					EpollQuicUtils.newSegmentedAllocator(GSO_SEGMENTS));
+		}
+		return builder.build();
+	}
+
+	/** @return whether the sockets send bursts with UDP GSO */
+	public boolean gso() {
+		return this.gso;
+	}
+
+	@Override
+	public ListenerInfo info() {
+		return this.info;
+	}
+
+	/** Keep the sockets: they carry the connections that finish their streams while the server drains. */
+	@Override
+	public void stopAccepting(Duration timeout) {
+	}
+
+	@Override
+	public void close(Duration timeout) {
+		for (Channel socket : this.sockets) {
+			socket.close().awaitUninterruptibly(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		logger.debug("khamsin closed its HTTP/3 sockets");
+	}
+
+}

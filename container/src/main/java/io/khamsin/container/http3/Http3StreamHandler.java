@@ -1,0 +1,556 @@
+package io.khamsin.container.http3;
+
+import java.io.IOException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelOutputShutdownException;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
+import io.netty.handler.codec.http3.DefaultHttp3Headers;
+import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
+import io.netty.handler.codec.http3.Http3DataFrame;
+import io.netty.handler.codec.http3.Http3Headers;
+import io.netty.handler.codec.http3.Http3HeadersFrame;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.khamsin.container.bridge.ConnectionInfo;
+import io.khamsin.container.bridge.ProtocolUpgrade;
+import io.khamsin.container.cache.Lookup;
+import io.khamsin.container.engine.DateHeader;
+import io.khamsin.container.engine.HttpSettings;
+import io.khamsin.container.exchange.ExchangeChannel;
+import io.khamsin.container.exchange.ExchangeDispatcher;
+import io.khamsin.container.exchange.HttpExchange;
+import io.khamsin.container.fixed.FixedResponseTable;
+import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.ReactorMetrics;
+
+/**
+ * One HTTP/3 request stream (RFC 9114, section 4.1): its request head goes to the {@link ExchangeDispatcher}, the
+ * exchange stage of every protocol, and this handler carries the exchange ({@link ExchangeChannel}) on the stream's
+ * channel, writing its response as HEADERS and DATA frames and ending it with the stream's FIN.
+ * <p>
+ * Flow control as on HTTP/2, by QUIC's own: the stream's channel is writable while QUIC takes its data, and it reads
+ * (and so returns credit to the client) only while the application asks for the body. A body that stalls for
+ * {@code khamsin.body-read-timeout} is refused with 408. Of a request whose response is complete before it, up to
+ * 64 KiB more is read and dropped, and the rest refused with {@code STOP_SENDING} ({@code H3_NO_ERROR}, section
+ * 4.1.1); a response that cannot be completed
+ * resets the stream with {@code H3_INTERNAL_ERROR}.
+ */
+final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements ExchangeChannel, Runnable {
+
+	private static final Logger logger = LoggerFactory.getLogger(Http3StreamHandler.class);
+
+	/** The request stream was closed without the whole request (RFC 9114, section 8.1). */
+	static final int H3_REQUEST_INCOMPLETE = 0x10d;
+
+	/** An error in the server (section 8.1). */
+	static final int H3_INTERNAL_ERROR = 0x102;
+
+	/** Unread request bytes read and dropped after the response, as HTTP/1.1 and HTTP/2 do; more stop the rest. */
+	private static final long DISCARD_LIMIT = 64 * 1024;
+
+	private static final Http3Headers CONTINUE = new DefaultHttp3Headers(false).status("100");
+
+	private final Http3Streams streams;
+
+	/**
+	 * A write the client refused with {@code STOP_SENDING}: Netty fails the writes it held and leaves the stream's
+	 * channel open (the request may still be read), and it says nothing when it held none, so the response would wait
+	 * for a writability that never comes. The client no longer wants the response: cancel the exchange and close the
+	 * stream.
+	 */
+	private final ChannelFutureListener stopped = (future) -> {
+		if (future.cause() instanceof ChannelOutputShutdownException) {
+			responseStopped();
+		}
+	};
+
+	private ChannelHandlerContext ctx;
+
+	private QuicStreamChannel stream;
+
+	private HttpExchange exchange;
+
+	private boolean headReceived;
+
+	private boolean requestEnded;
+
+	private boolean continueExpected;
+
+	private boolean inRead;
+
+	private boolean flushPending;
+
+	private boolean paused;
+
+	private boolean resumeScheduled;
+
+	private boolean outputEnded;
+
+	private boolean discarding;
+
+	private long discarded;
+
+	private BodyTimer bodyTimer;
+
+	Http3StreamHandler(Http3Streams streams) {
+		this.streams = streams;
+	}
+
+	@Override
+	public void handlerAdded(ChannelHandlerContext ctx) {
+		this.ctx = ctx;
+		this.stream = (QuicStreamChannel) ctx.channel();
+	}
+
+	// Inbound
+
+	@Override
+	public void channelRead(ChannelHandlerContext ctx, Object msg) {
+		this.inRead = true;
+		if (msg instanceof Http3HeadersFrame headers) {
+			onHeaders(headers);
+		}
+		else if (msg instanceof Http3DataFrame data) {
+			onData(data);
+		}
+		else {
+			ReferenceCountUtil.release(msg);
+		}
+	}
+
+	private void onHeaders(Http3HeadersFrame frame) {
+		if (this.headReceived) {
+			// Trailers (RFC 9114, section 4.1): the application has no use for their fields; the FIN ends the body.
+			return;
+		}
+		this.headReceived = true;
+		ExchangeDispatcher dispatcher = this.streams.dispatcher();
+		long start = dispatcher.timed() ? System.nanoTime() : 0;
+		HttpRequest request = Http3Messages.request(frame.headers());
+		if (request == null) {
+			dispatcher.refused(this, null, HttpResponseStatus.BAD_REQUEST, refuse(HttpResponseStatus.BAD_REQUEST),
+					start);
+			return;
+		}
+		long bodyLength = HttpUtil.getContentLength(request, -1L);
+		HttpExchange exchange = dispatcher.dispatch(this, request, bodyLength, start, this.stream.streamId() / 4 + 1);
+		if (exchange == null) {
+			return;
+		}
+		this.exchange = exchange;
+		this.continueExpected = HttpUtil.is100ContinueExpected(request);
+		this.bodyTimer = new BodyTimer();
+		exchange.start();
+	}
+
+	private void onData(Http3DataFrame data) {
+		HttpExchange exchange = this.exchange;
+		if (exchange == null) {
+			this.discarded += data.content().readableBytes();
+			data.release();
+			if (this.discarding && this.discarded > DISCARD_LIMIT) {
+				this.discarding = false;
+				this.stream.shutdownInput(Http3Connection.H3_NO_ERROR);
+			}
+			return;
+		}
+		this.bodyTimer.received();
+		HttpResponseStatus refusal = exchange.onContent(new DefaultHttpContent(data.content()));
+		if (refusal != null) {
+			failExchange(exchange, refusal, new IOException("Request body exceeds the limit of "
+					+ this.streams.settings().maxRequestBodySize() + " bytes"));
+		}
+	}
+
+	@Override
+	public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+		if (event == ChannelInputShutdownEvent.INSTANCE) {
+			// The client's FIN: the request is whole.
+			this.requestEnded = true;
+			stopBodyTimer();
+			if (this.exchange != null) {
+				this.exchange.onContent(LastHttpContent.EMPTY_LAST_CONTENT);
+			}
+		}
+		ctx.fireUserEventTriggered(event);
+	}
+
+	@Override
+	public void channelReadComplete(ChannelHandlerContext ctx) {
+		this.inRead = false;
+		if (this.flushPending) {
+			this.flushPending = false;
+			ctx.flush();
+		}
+	}
+
+	@Override
+	public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+		if (this.exchange != null) {
+			this.exchange.onWritabilityChanged();
+		}
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext ctx) {
+		stopBodyTimer();
+		cancelExchange(new IOException("Stream closed before the request completed"));
+		this.streams.connection().streamClosed();
+		ctx.fireChannelInactive();
+	}
+
+	@Override
+	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+		cancelExchange(cause);
+		if (cause instanceof IOException || cause.getClass().getName().startsWith("io.netty.handler.codec.")) {
+			// A reset by the client, or a frame the stream's codec refused (it has answered the client already).
+			logger.debug("Closing HTTP/3 stream {}: {}", ctx.channel(), cause.toString());
+		}
+		else {
+			logger.warn("Closing HTTP/3 stream {} after an unexpected error", ctx.channel(), cause);
+		}
+		ctx.close();
+	}
+
+	private void responseStopped() {
+		logger.debug("HTTP/3 stream {}: the client stopped the response (STOP_SENDING)", this.stream);
+		cancelExchange(new IOException("The client stopped the response (STOP_SENDING)"));
+		stopBodyTimer();
+		this.ctx.close();
+	}
+
+	private void cancelExchange(Throwable cause) {
+		HttpExchange exchange = this.exchange;
+		this.exchange = null;
+		if (exchange != null) {
+			exchange.cancel(cause);
+		}
+	}
+
+	// ExchangeChannel
+
+	@Override
+	public Channel channel() {
+		return this.stream;
+	}
+
+	@Override
+	public ConnectionInfo connection() {
+		return this.streams.connection();
+	}
+
+	@Override
+	public ReactorMetrics reactor() {
+		return this.streams.connection().reactor();
+	}
+
+	@Override
+	public void prepareHead(HttpResponse head, boolean streaming) {
+		this.streams.settings().stamp(head.headers());
+	}
+
+	@Override
+	public ChannelFuture write(Object message, boolean flush, ChannelPromise promise) {
+		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
+		if (!written.isVoid()) {
+			written.addListener(this.stopped);
+		}
+		if (message instanceof HttpResponse head) {
+			Http3Headers headers = Http3Messages.headers(head);
+			if (head.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+				ReferenceCountUtil.release(message);
+				this.ctx.write(new DefaultHttp3HeadersFrame(headers), written);
+			}
+			else if (message instanceof FullHttpResponse full) {
+				ByteBuf body = full.content();
+				if (body.isReadable()) {
+					this.ctx.write(new DefaultHttp3HeadersFrame(headers), this.ctx.voidPromise());
+					writeLast(new DefaultHttp3DataFrame(body), written);
+				}
+				else {
+					body.release();
+					writeLast(new DefaultHttp3HeadersFrame(headers), written);
+				}
+			}
+			else {
+				this.ctx.write(new DefaultHttp3HeadersFrame(headers), written);
+			}
+		}
+		else if (message instanceof HttpContent content) {
+			// Trailers of a LastHttpContent are not written: the bridge writes none.
+			ByteBuf body = content.content();
+			if (content instanceof LastHttpContent) {
+				if (body.isReadable()) {
+					writeLast(new DefaultHttp3DataFrame(body), written);
+				}
+				else {
+					body.release();
+					endOutput(written);
+				}
+			}
+			else {
+				this.ctx.write(new DefaultHttp3DataFrame(body), written);
+			}
+		}
+		else {
+			ReferenceCountUtil.release(message);
+			written.setFailure(new IllegalArgumentException("An HTTP/3 stream cannot write " + message.getClass()));
+		}
+		if (flush) {
+			flush();
+		}
+		return written;
+	}
+
+	/**
+	 * Write the response's last frame, and end the stream's output (FIN) once QUIC has taken it: {@code written}
+	 * completes with the FIN.
+	 */
+	private void writeLast(Object frame, ChannelPromise written) {
+		this.ctx.write(frame).addListener((ChannelFuture future) -> {
+			if (future.isSuccess()) {
+				endOutput(written);
+			}
+			else {
+				written.tryFailure(future.cause());
+			}
+		});
+	}
+
+	private void endOutput(ChannelPromise written) {
+		if (this.outputEnded) {
+			written.trySuccess();
+			return;
+		}
+		this.outputEnded = true;
+		// Pending frames leave first: the FIN follows what the stream's channel still holds.
+		this.ctx.flush();
+		this.stream.shutdownOutput(written);
+	}
+
+	private void flush() {
+		if (this.inRead) {
+			this.flushPending = true;
+		}
+		else {
+			this.ctx.flush();
+		}
+	}
+
+	@Override
+	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
+		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
+		Http3Headers headers = this.streams.fixedResponses().headers(response);
+		byte[] body = response.body();
+		if (headRequest || body.length == 0) {
+			writeLast(new DefaultHttp3HeadersFrame(headers), written);
+		}
+		else {
+			this.ctx.write(new DefaultHttp3HeadersFrame(headers), this.ctx.voidPromise());
+			writeLast(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(body)), written);
+		}
+		flush();
+		return written;
+	}
+
+	@Override
+	public ChannelFuture writeHit(Lookup.Hit hit, ChannelPromise promise) {
+		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
+		Http3Headers headers = Http3HitHeaders.of(hit);
+		ByteBuf body = hit.body();
+		if (body == null || !body.isReadable()) {
+			if (body != null) {
+				body.release();
+			}
+			writeLast(new DefaultHttp3HeadersFrame(headers), written);
+		}
+		else {
+			this.ctx.write(new DefaultHttp3HeadersFrame(headers), this.ctx.voidPromise());
+			writeLast(new DefaultHttp3DataFrame(body), written);
+		}
+		flush();
+		return written;
+	}
+
+	@Override
+	public ChannelFuture writeNotModified(Lookup.NotModified notModified, ChannelPromise promise) {
+		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
+		writeLast(new DefaultHttp3HeadersFrame(Http3HitHeaders.of(notModified)), written);
+		flush();
+		return written;
+	}
+
+	@Override
+	public ChannelFuture refuse(HttpResponseStatus status) {
+		cancelExchange(new IOException("Request refused with " + status));
+		stopBodyTimer();
+		Http3Headers headers = new DefaultHttp3Headers(false, 4).status(status.codeAsText());
+		headers.setInt(HttpHeaderNames.CONTENT_LENGTH, 0).set(HttpHeaderNames.DATE, DateHeader.now());
+		String server = this.streams.settings().serverHeader();
+		if (server != null) {
+			headers.set(HttpHeaderNames.SERVER, server);
+		}
+		ChannelPromise written = this.ctx.newPromise();
+		writeLast(new DefaultHttp3HeadersFrame(headers), written);
+		flush();
+		return written;
+	}
+
+	@Override
+	public void pauseReading(boolean paused) {
+		this.paused = paused;
+		if (paused) {
+			this.stream.config().setAutoRead(false);
+		}
+		else if (!this.resumeScheduled) {
+			// Not at once: the stream's channel hands over what it holds within the call, while the body's
+			// publisher is still taking the request for more.
+			this.resumeScheduled = true;
+			this.ctx.executor().execute(this);
+		}
+	}
+
+	/** Resume reading the body, if it is still wanted. */
+	@Override
+	public void run() {
+		this.resumeScheduled = false;
+		if (!this.paused && this.stream.isActive()) {
+			this.stream.config().setAutoRead(true);
+		}
+	}
+
+	@Override
+	public void firstRequest() {
+		// The application asked for the body: time to send 100 Continue (RFC 9110, section 10.1.1).
+		if (this.continueExpected && this.exchange != null && !this.exchange.isResponseStarted()) {
+			this.continueExpected = false;
+			this.ctx.writeAndFlush(new DefaultHttp3HeadersFrame(CONTINUE));
+		}
+	}
+
+	@Override
+	public void exchangeComplete(ChannelFuture lastWrite) {
+		this.exchange = null;
+		this.continueExpected = false;
+		stopBodyTimer();
+		if (!this.requestEnded && this.stream.isActive()) {
+			// The response is whole before the request's end: read and drop the rest, up to a limit (a GET's end often
+			// follows its head in a packet of its own); beyond it, ask the client to stop sending (section 4.1.1).
+			this.discarding = true;
+			this.stream.config().setAutoRead(true);
+		}
+	}
+
+	@Override
+	public ProtocolUpgrade upgrade() {
+		// HTTP/3 does not switch protocols (RFC 9114, section 4.1).
+		return null;
+	}
+
+	@Override
+	public void abort(Throwable cause) {
+		cancelExchange(cause);
+		stopBodyTimer();
+		if (this.stream.isActive()) {
+			this.stream.shutdown(H3_INTERNAL_ERROR);
+		}
+	}
+
+	private void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
+		boolean started = exchange.isResponseStarted();
+		this.exchange = null;
+		exchange.cancel(cause);
+		stopBodyTimer();
+		if (started) {
+			this.stream.shutdown(H3_REQUEST_INCOMPLETE);
+		}
+		else {
+			this.streams.dispatcher().refused(exchange, status, refuse(status));
+			this.stream.shutdownInput(Http3Connection.H3_NO_ERROR);
+			this.stream.config().setAutoRead(true);
+		}
+	}
+
+	private void stopBodyTimer() {
+		if (this.bodyTimer != null) {
+			this.bodyTimer.stop();
+			this.bodyTimer = null;
+		}
+	}
+
+	/**
+	 * The stall timeout of a request body ({@code khamsin.body-read-timeout}), until the client's FIN. One task is
+	 * scheduled at a time; a deadline that moves is only written to a field.
+	 */
+	private final class BodyTimer implements Runnable {
+
+		private final long timeoutNanos = Http3StreamHandler.this.streams.settings().bodyReadTimeout().toNanos();
+
+		private long deadline = System.nanoTime() + this.timeoutNanos;
+
+		private ScheduledFuture<?> future = schedule(this.timeoutNanos);
+
+		private ScheduledFuture<?> schedule(long delayNanos) {
+			return Http3StreamHandler.this.ctx.executor().schedule(this, delayNanos, TimeUnit.NANOSECONDS);
+		}
+
+		void received() {
+			this.deadline = System.nanoTime() + this.timeoutNanos;
+		}
+
+		void stop() {
+			this.future.cancel(false);
+		}
+
+		@Override
+		public void run() {
+			if (Http3StreamHandler.this.bodyTimer != this) {
+				return;
+			}
+			HttpExchange exchange = Http3StreamHandler.this.exchange;
+			long left = this.deadline - System.nanoTime();
+			if (exchange == null) {
+				Http3StreamHandler.this.bodyTimer = null;
+				return;
+			}
+			if (left > 0 || exchange.isBodyPaused()) {
+				// The application is slow to read, not the client to send: wait for it.
+				this.future = schedule((left > 0) ? left : this.timeoutNanos);
+				return;
+			}
+			Http3StreamHandler.this.bodyTimer = null;
+			Http3StreamHandler.this.streams.guards().increment(Guard.BODY_READ_TIMEOUT);
+			logger.debug("Request body of HTTP/3 stream {} stalled for khamsin.body-read-timeout ({}): 408",
+					Http3StreamHandler.this.stream, Http3StreamHandler.this.streams.settings().bodyReadTimeout());
+			failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT, new IOException("Request body stalled for "
+					+ Http3StreamHandler.this.streams.settings().bodyReadTimeout()));
+		}
+
+	}
+
+}

@@ -1,0 +1,118 @@
+package io.khamsin.container.tls;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicSslContextBuilder;
+import io.netty.handler.ssl.ClientAuth;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The TLS contexts of a QUIC listener, built from the same identities as its TCP listener's {@link TlsContexts}: one
+ * {@link QuicSslContext} per identity (QUIC's TLS 1.3 runs in quiche's BoringSSL, whatever runs the TCP handshakes),
+ * chosen per handshake by the client's SNI as the TCP listener chooses (a host name's own identity, a wildcard's,
+ * else the default), and rebuilt when {@link TlsContexts#update} swaps an identity's material, so that a reloaded
+ * certificate serves both listeners. Early data (0-RTT) is off unless asked for: a request in it can be replayed.
+ */
+public final class QuicTlsContexts {
+
+	private static final Logger logger = LoggerFactory.getLogger(QuicTlsContexts.class);
+
+	private final TlsContexts tcp;
+
+	private final String[] protocols;
+
+	private final boolean earlyData;
+
+	private final AtomicReference<Map<String, QuicSslContext>> contexts = new AtomicReference<>();
+
+	private final QuicSslContext sniContext;
+
+	private QuicTlsContexts(TlsContexts tcp, List<String> protocols, boolean earlyData) {
+		this.tcp = tcp;
+		this.protocols = protocols.toArray(new String[0]);
+		this.earlyData = earlyData;
+		Map<String, QuicSslContext> built = new HashMap<>();
+		tcp.materials().forEach((name, material) -> built.put(name, build(material)));
+		this.contexts.set(built);
+		this.sniContext = QuicSslContextBuilder.buildForServerWithSni(this::select);
+		tcp.addUpdateListener(this::update);
+	}
+
+	/**
+	 * Build the QUIC contexts of every identity a TCP listener serves, and follow its updates.
+	 * @param tcp the TCP listener's contexts
+	 * @param protocols the application protocols ALPN offers over QUIC (e.g. {@code h3})
+	 * @param earlyData whether to accept early data (0-RTT)
+	 * @return the contexts
+	 * @throws IllegalStateException if an identity's material cannot serve QUIC
+	 */
+	public static QuicTlsContexts of(TlsContexts tcp, List<String> protocols, boolean earlyData) {
+		if (tcp == null) {
+			throw new IllegalArgumentException("tcp must not be null");
+		}
+		return new QuicTlsContexts(tcp, protocols, earlyData);
+	}
+
+	/** @return the context to hand QUIC's codec: it picks an identity's context by SNI per handshake */
+	public QuicSslContext context() {
+		return this.sniContext;
+	}
+
+	/**
+	 * The context of the identity that serves a host name.
+	 * @param hostName the SNI host name, or {@code null}
+	 * @return the context
+	 */
+	QuicSslContext select(String hostName) {
+		Map<String, QuicSslContext> current = this.contexts.get();
+		QuicSslContext context = current.get(this.tcp.identityName(hostName));
+		return (context != null) ? context : current.get(null);
+	}
+
+	private void update(String name, TlsMaterial material) {
+		QuicSslContext context;
+		try {
+			context = build(material);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("khamsin keeps serving the previous certificate of {} over QUIC: {}",
+					(name != null) ? "server name " + name : "the default host", ex.getMessage());
+			return;
+		}
+		this.contexts.updateAndGet((current) -> {
+			Map<String, QuicSslContext> next = new HashMap<>(current);
+			next.put(name, context);
+			return next;
+		});
+	}
+
+	private QuicSslContext build(TlsMaterial material) {
+		TlsConfig config = this.tcp.config();
+		QuicSslContextBuilder builder = QuicSslContextBuilder.forServer(material.keyManagers(), null)
+			.applicationProtocols(this.protocols)
+			.earlyData(this.earlyData)
+			.sessionCacheSize(config.sessionCacheSize())
+			.sessionTimeout(config.sessionTimeout().toSeconds())
+			.clientAuth(switch (config.clientAuth()) {
+				case NONE -> ClientAuth.NONE;
+				case WANT -> ClientAuth.OPTIONAL;
+				case NEED -> ClientAuth.REQUIRE;
+			});
+		if (material.trustManagers() != null) {
+			builder.trustManager(material.trustManagers());
+		}
+		try {
+			return builder.build();
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("khamsin could not serve " + material.description() + " over QUIC: "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,296 @@
+package io.khamsin.container.http3;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.engine.ShutdownResult;
+import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.metrics.Protocol;
+import io.khamsin.container.test.CommandLine;
+import io.khamsin.container.test.H3Client;
+import io.khamsin.container.test.TestCertificates;
+import io.khamsin.container.test.TestRoutes;
+import io.khamsin.container.test.UdpRebindingRelay;
+import io.khamsin.container.tls.TlsConfig;
+import io.khamsin.container.transport.ListenerInfo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * HTTP/3 on a real UDP socket with Netty's HTTP/3 client: requests with and without bodies through the bridge, many
+ * streams of one connection at once, a server-sent event stream, and HTTP/1.1, HTTP/2 and HTTP/3 on one port number
+ * at once with {@code Alt-Svc} announcing HTTP/3 on the first two.
+ */
+@Timeout(120)
+class Http3Tests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+	@TempDir
+	static Path dir;
+
+	private static TestCertificates certificates;
+
+	private static TestCertificates.Issued localhost;
+
+	private static Path caPem;
+
+	private static Path file;
+
+	private KhamsinServer server;
+
+	private TestRoutes routes;
+
+	@BeforeAll
+	static void issue() throws Exception {
+		certificates = TestCertificates.create();
+		localhost = certificates.server("localhost", "127.0.0.1");
+		caPem = certificates.writeCaPem(dir.resolve("ca.pem"));
+		byte[] content = new byte[3 * 1024 * 1024 + 17];
+		new Random(7).nextBytes(content);
+		file = Files.write(dir.resolve("file.bin"), content);
+	}
+
+	private void start(boolean http3, int reactors) {
+		this.routes = new TestRoutes(file);
+		this.server = KhamsinServer.create(KhamsinServerConfig.builder()
+			.reactors(reactors)
+			.tls(TlsConfig.builder(localhost.material("localhost")).build())
+			.http2(Http2Config.builder().enabled(true).build())
+			.http3(Http3Config.builder().enabled(http3).build())
+			.build(), this.routes.handler());
+		this.server.start();
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.routes != null) {
+			this.routes.slowGate.countDown();
+		}
+		if (this.server != null) {
+			this.server.stop();
+		}
+	}
+
+	@Test
+	void getsAndPostsOverHttp3() throws Exception {
+		start(true, 1);
+		assertThat(this.server.listeners()).extracting(ListenerInfo::protocols)
+			.containsExactly(List.of("h2", "http/1.1"), List.of("h3"));
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			H3Client.Response hello = client.send("GET", "/plaintext", null);
+			assertThat(hello.status()).isEqualTo(200);
+			assertThat(hello.text()).isEqualTo("Hello, World!");
+			assertThat(hello.headers().get("content-type").toString()).startsWith("text/plain");
+			assertThat(hello.headers().contains("alt-svc")).isTrue();
+			byte[] upload = new byte[4 * 1024 * 1024 + 3];
+			new Random(13).nextBytes(upload);
+			H3Client.Response echo = client.send("POST", "/echo", upload);
+			assertThat(echo.status()).isEqualTo(200);
+			assertThat(echo.body()).isEqualTo(upload);
+			H3Client.Response missing = client.send("GET", "/nothing-here", null);
+			assertThat(missing.status()).isEqualTo(404);
+			H3Client.Response download = client.send("GET", "/file", null);
+			assertThat(download.status()).isEqualTo(200);
+			assertThat(sha256(download.body())).isEqualTo(sha256(Files.readAllBytes(file)));
+		}
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(4));
+	}
+
+	@Test
+	void manyStreamsOfOneConnectionAreServedAtOnceUpToItsLimit() throws Exception {
+		start(true, 2);
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			// Three waves of as many streams as the server allows at once: each wave is served whole, and the
+			// server grants new streams as the old ones end.
+			for (int wave = 0; wave < 3; wave++) {
+				List<CompletableFuture<H3Client.Response>> responses = new ArrayList<>();
+				for (int i = 0; i < Http3Config.DEFAULT_MAX_BIDIRECTIONAL_STREAMS; i++) {
+					responses.add(client.sendAsync("POST", "/echo", ("stream " + wave + "/" + i).getBytes(),
+							(headers) -> {
+							}));
+				}
+				for (int i = 0; i < responses.size(); i++) {
+					H3Client.Response done = responses.get(i).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+					assertThat(done.status()).isEqualTo(200);
+					assertThat(done.text()).isEqualTo("stream " + wave + "/" + i);
+				}
+			}
+			assertThat(client.connection().peerTransportParameters()).isNotNull();
+		}
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(300));
+	}
+
+	@Test
+	void aConnectionWhoseClientChangesItsPortStaysOnTheReactorThatOwnsIt() throws Exception {
+		// Two reactors, two UDP sockets on one port: the kernel picks a socket by the client's address, so a client
+		// whose NAT rebinds reaches the other socket about every second time. Netty's dispatcher sends each packet to
+		// the socket whose index its connection ID carries; a codec per socket without it would not know the
+		// connection there, and the request after such a rebinding would go unanswered. Eight connections rebind
+		// once each (quiche takes one passive migration of a connection to a new port here; a second one goes
+		// unanswered with or without the dispatcher, on one reactor as on two).
+		start(true, 2);
+		int port = this.server.port();
+		Set<String> reactors = new HashSet<>();
+		for (int i = 0; i < 8; i++) {
+			try (UdpRebindingRelay relay = new UdpRebindingRelay(new InetSocketAddress("127.0.0.1", port), 2);
+					H3Client client = new H3Client(relay.port(), port, certificates.ca())) {
+				String before = client.send("GET", "/thread", null).text();
+				relay.rebind(1);
+				H3Client.Response after = client.send("GET", "/thread", null);
+				assertThat(after.status()).isEqualTo(200);
+				assertThat(after.text()).as("the reactor after the client's port changed").isEqualTo(before);
+				reactors.add(before);
+				H3Client.Response connection = client.send("GET", "/connection", null);
+				assertThat(connection.text()).startsWith("scheme=https\nsession=").doesNotContain("session=none");
+			}
+		}
+		assertThat(reactors).allMatch((name) -> name.startsWith("khamsin-reactor"));
+	}
+
+	@Test
+	void ngtcp2sClientFetchesTextAndAFileOverHttp3() throws Exception {
+		CommandLine.assumeInstalled("gtlsclient", "ngtcp2-client");
+		start(true, 2);
+		int port = this.server.port();
+		Path downloads = Files.createTempDirectory(dir, "gtlsclient");
+		CommandLine.Result result = CommandLine.run(null, TIMEOUT, "gtlsclient", "--quiet", "--no-quic-dump",
+				"--no-http-dump", "--exit-on-all-streams-close", "--sni=localhost", "--download=" + downloads,
+				"127.0.0.1",
+				Integer.toString(port), "https://localhost:" + port + "/plaintext", "https://localhost:" + port + "/file");
+		assertThat(result.exitCode()).as(result.toString()).isZero();
+		assertThat(Files.readString(downloads.resolve("plaintext"))).isEqualTo("Hello, World!");
+		assertThat(sha256(Files.readAllBytes(downloads.resolve("file")))).isEqualTo(sha256(Files.readAllBytes(file)));
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(2));
+	}
+
+	@Test
+	void aGracefulShutdownSendsGoAwayAndLetsTheStreamItTookFinish() throws Exception {
+		start(true, 1);
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			CompletableFuture<H3Client.Response> slow = client.sendAsync("GET", "/slow", null, (headers) -> {
+			});
+			await().atMost(TIMEOUT).until(() -> this.server.metrics().totals().requestsActive() == 1);
+			CompletableFuture<ShutdownResult> result = this.server.shutdownGracefully();
+			Http3ClientConnectionHandler connection = client.connection()
+				.pipeline()
+				.get(Http3ClientConnectionHandler.class);
+			await().atMost(TIMEOUT).until(connection::isGoAwayReceived);
+			assertThat(result).isNotDone();
+			this.routes.slowGate.countDown();
+			H3Client.Response response = slow.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.text()).isEqualTo("done");
+			assertThat(result.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(ShutdownResult.IDLE);
+			await().atMost(TIMEOUT).until(() -> !client.connection().isActive());
+		}
+	}
+
+	@Test
+	void aResponseTheClientCancelsEndsItsExchangeAndTheConnectionServesOn() throws Exception {
+		start(true, 1);
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			long received = client.getAndCancel("/stream?count=100000000", 16 * 1024)
+				.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			assertThat(received).isGreaterThanOrEqualTo(16 * 1024);
+			// The handler's subscription is cancelled: the endless body stops, and the exchange ends.
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.server.metrics().totals().requestsActive() == 0);
+			assertThat(client.send("GET", "/plaintext", null).text()).isEqualTo("Hello, World!");
+		}
+	}
+
+	@Test
+	void serverSentEventsArriveOverHttp3() throws Exception {
+		start(true, 1);
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			H3Client.Response events = client.send("GET", "/sse", null);
+			assertThat(events.status()).isEqualTo(200);
+			assertThat(events.headers().get("content-type").toString()).startsWith("text/event-stream");
+			assertThat(events.text()).contains("data:");
+		}
+	}
+
+	@Test
+	void http11Http2AndHttp3AreServedOnOnePortNumberAtOnce() throws Exception {
+		CommandLine.assumeInstalled("curl", "curl");
+		start(true, 2);
+		int port = this.server.port();
+		String altSvc = "h3=\":" + port + "\"; ma=86400";
+		try (H3Client client = new H3Client(port, certificates.ca())) {
+			CompletableFuture<H3Client.Response> h3 = client.sendAsync("GET", "/plaintext", null, (headers) -> {
+			});
+			CommandLine.Result h1 = curl("--http1.1", port);
+			CommandLine.Result h2 = curl("--http2", port);
+			assertThat(h1.output()).contains("HTTP/1.1 200").containsIgnoringCase("alt-svc: " + altSvc)
+				.endsWith("Hello, World!");
+			assertThat(h2.output()).contains("HTTP/2 200").containsIgnoringCase("alt-svc: " + altSvc)
+				.endsWith("Hello, World!");
+			H3Client.Response response = h3.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			assertThat(response.text()).isEqualTo("Hello, World!");
+		}
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H1)).isEqualTo(1));
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H2)).isEqualTo(1));
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(1));
+	}
+
+	@Test
+	void withoutHttp3NoResponseAnnouncesIt() throws Exception {
+		CommandLine.assumeInstalled("curl", "curl");
+		start(false, 1);
+		assertThat(this.server.protocols()).doesNotContain("h3");
+		assertThat(curl("--http1.1", this.server.port()).output()).doesNotContainIgnoringCase("alt-svc");
+		assertThat(curl("--http2", this.server.port()).output()).doesNotContainIgnoringCase("alt-svc");
+	}
+
+	@Test
+	void http3WithoutTlsIsRefusedWithAReason() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> KhamsinServerConfig.builder().http3(Http3Config.builder().enabled(true).build()).build())
+			.withMessageContaining("server.ssl");
+	}
+
+	private long requests(Protocol protocol) {
+		return this.server.metrics()
+			.latency()
+			.sinceStart()
+			.entrySet()
+			.stream()
+			.filter((entry) -> entry.getKey().protocol() == protocol)
+			.mapToLong((entry) -> entry.getValue().getTotalCount())
+			.sum();
+	}
+
+	private CommandLine.Result curl(String version, int port) throws Exception {
+		CommandLine.Result result = CommandLine.run(null, TIMEOUT, "curl", "-sS", "-i", version, "--cacert",
+				caPem.toString(), "https://localhost:" + port + "/plaintext");
+		assertThat(result.exitCode()).as(result.toString()).isZero();
+		return result;
+	}
+
+	private static String sha256(byte[] bytes) throws Exception {
+		return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+	}
+
+}
