@@ -5,10 +5,14 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.util.AsciiString;
 
 /**
  * The configured {@link FixedResponse}s, prepared once when the server starts: looked up by path for every
@@ -148,6 +152,29 @@ public final class FixedResponseTable {
 		/** @return the other headers, in order ({@code Alt-Svc} last when the server announces HTTP/3) */
 		public Map<String, String> headers() {
 			return this.headers;
+		}
+
+		/**
+		 * Every field of the head after the status, as HTTP/2 and HTTP/3 write them (names in lower case):
+		 * {@code content-type}, {@code content-length}, {@code server}, then the other headers in order.
+		 * @param field takes each name and value
+		 */
+		public void forEachField(BiConsumer<AsciiString, String> field) {
+			if (contentType() != null) {
+				field.accept(HttpHeaderNames.CONTENT_TYPE, contentType());
+			}
+			if (this.contentLength != null) {
+				field.accept(HttpHeaderNames.CONTENT_LENGTH, this.contentLength);
+			}
+			if (this.serverHeader != null) {
+				field.accept(HttpHeaderNames.SERVER, this.serverHeader);
+			}
+			this.headers.forEach((name, value) -> field.accept(AsciiString.of(name.toLowerCase(Locale.ROOT)), value));
+		}
+
+		/** @return the status code as text, as a pseudo-header field carries it */
+		public AsciiString statusText() {
+			return AsciiString.of(Integer.toString(status()));
 		}
 
 		/** @return the body, which the caller must not change */

@@ -1,12 +1,10 @@
 package io.khamsin.container.http2;
 
 import java.util.List;
-import java.util.Locale;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.util.AsciiString;
 
 import io.khamsin.container.engine.DateHeader;
 import io.khamsin.container.fixed.FixedResponseTable;
@@ -33,17 +31,8 @@ final class Http2FixedResponses {
 		Http2Headers[] heads = new Http2Headers[entries.size()];
 		for (FixedResponseTable.Entry entry : entries) {
 			Http2Headers head = new DefaultHttp2Headers(false);
-			head.status(AsciiString.of(Integer.toString(entry.status())));
-			if (entry.contentType() != null) {
-				head.set(HttpHeaderNames.CONTENT_TYPE, entry.contentType());
-			}
-			if (entry.contentLength() != null) {
-				head.set(HttpHeaderNames.CONTENT_LENGTH, entry.contentLength());
-			}
-			if (entry.serverHeader() != null) {
-				head.set(HttpHeaderNames.SERVER, entry.serverHeader());
-			}
-			entry.headers().forEach((name, value) -> head.add(AsciiString.of(name.toLowerCase(Locale.ROOT)), value));
+			head.status(entry.statusText());
+			entry.forEachField(head::add);
 			heads[entry.index()] = head;
 		}
 		return new Http2FixedResponses(heads);

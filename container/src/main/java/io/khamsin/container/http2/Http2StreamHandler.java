@@ -1,8 +1,6 @@
 package io.khamsin.container.http2;
 
 import java.io.IOException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -10,13 +8,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -44,11 +40,13 @@ import io.khamsin.container.bridge.ConnectionInfo;
 import io.khamsin.container.bridge.ProtocolUpgrade;
 import io.khamsin.container.cache.Lookup;
 import io.khamsin.container.engine.DateHeader;
+import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.exchange.ExchangeChannel;
 import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.exchange.HttpExchange;
+import io.khamsin.container.exchange.StreamExchangeHandler;
 import io.khamsin.container.fixed.FixedResponseTable;
-import io.khamsin.container.guard.Guard;
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
@@ -66,8 +64,7 @@ import io.khamsin.container.metrics.ReactorMetrics;
  * <p>
  * It is its own task for resuming reads, which must wait for the request for more body to return.
  */
-final class Http2StreamHandler extends ChannelInboundHandlerAdapter
-		implements ExchangeChannel, ChannelFutureListener, Runnable {
+final class Http2StreamHandler extends StreamExchangeHandler implements ChannelFutureListener {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http2StreamHandler.class);
 
@@ -78,23 +75,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 
 	private final Http2Streams streams;
 
-	private ChannelHandlerContext ctx;
-
-	private HttpExchange exchange;
-
 	private boolean headReceived;
-
-	private boolean requestEnded;
-
-	private boolean continueExpected;
-
-	private boolean inRead;
-
-	private boolean flushPending;
-
-	private boolean paused;
-
-	private boolean resumeScheduled;
 
 	private boolean discarding;
 
@@ -102,22 +83,14 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 
 	private long discarded;
 
-	private BodyTimer bodyTimer;
-
 	Http2StreamHandler(Http2Streams streams) {
 		this.streams = streams;
-	}
-
-	@Override
-	public void handlerAdded(ChannelHandlerContext ctx) {
-		this.ctx = ctx;
 	}
 
 	// Inbound
 
 	@Override
-	public void channelRead(ChannelHandlerContext ctx, Object msg) {
-		this.inRead = true;
+	protected void read(Object msg) {
 		if (msg instanceof Http2HeadersFrame headers) {
 			onHeaders(headers);
 		}
@@ -164,7 +137,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 			exchange.onContent(LastHttpContent.EMPTY_LAST_CONTENT);
 		}
 		else {
-			this.bodyTimer = new BodyTimer();
+			this.bodyTimer = newBodyTimer();
 		}
 		exchange.start();
 	}
@@ -218,22 +191,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 	}
 
 	@Override
-	public void channelReadComplete(ChannelHandlerContext ctx) {
-		this.inRead = false;
-		if (this.flushPending) {
-			this.flushPending = false;
-			ctx.flush();
-		}
-	}
-
-	@Override
-	public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-		if (this.exchange != null) {
-			this.exchange.onWritabilityChanged();
-		}
-	}
-
-	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
 		stopBodyTimer();
 		cancelExchange(new IOException("Stream closed before the request completed"));
@@ -259,14 +216,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 			logger.warn("Closing stream {} after an unexpected error", ctx.channel(), cause);
 		}
 		ctx.close();
-	}
-
-	private void cancelExchange(Throwable cause) {
-		HttpExchange exchange = this.exchange;
-		this.exchange = null;
-		if (exchange != null) {
-			exchange.cancel(cause);
-		}
 	}
 
 	// ExchangeChannel
@@ -322,15 +271,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 			flush();
 		}
 		return written;
-	}
-
-	private void flush() {
-		if (this.inRead) {
-			this.flushPending = true;
-		}
-		else {
-			this.ctx.flush();
-		}
 	}
 
 	@Override
@@ -401,20 +341,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 		return written;
 	}
 
-	@Override
-	public void pauseReading(boolean paused) {
-		this.paused = paused;
-		if (paused) {
-			this.ctx.channel().config().setAutoRead(false);
-		}
-		else if (!this.resumeScheduled) {
-			// Not at once: the stream's channel hands over what it holds within the call, while the body's
-			// publisher is still taking the request for more.
-			this.resumeScheduled = true;
-			this.ctx.executor().execute(this);
-		}
-	}
-
 	/**
 	 * The stream closed (reset, or its connection gone). A channel that is not reading would hold its last frames
 	 * until the application asked for more body: cancel the exchange and read them, so that the channel closes.
@@ -441,15 +367,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 	}
 
 	@Override
-	public void firstRequest() {
-		// The application asked for the body: time to send 100 Continue (RFC 9110, section 10.1.1).
-		if (this.continueExpected && this.exchange != null && !this.exchange.isResponseStarted()) {
-			this.continueExpected = false;
-			this.ctx.writeAndFlush(new DefaultHttp2HeadersFrame(CONTINUE, false));
-		}
-	}
-
-	@Override
 	public void exchangeComplete(ChannelFuture lastWrite) {
 		this.exchange = null;
 		this.continueExpected = false;
@@ -461,7 +378,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 		// ends its request soon (a GET whose HEADERS did not end the stream) sees no reset.
 		this.discarding = true;
 		if (this.bodyTimer == null) {
-			this.bodyTimer = new BodyTimer();
+			this.bodyTimer = newBodyTimer();
 		}
 	}
 
@@ -504,7 +421,8 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 		reset(Http2Error.INTERNAL_ERROR);
 	}
 
-	private void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
+	@Override
+	protected void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
 		boolean started = exchange.isResponseStarted();
 		this.exchange = null;
 		exchange.cancel(cause);
@@ -517,68 +435,26 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
 		}
 	}
 
-	private void stopBodyTimer() {
-		if (this.bodyTimer != null) {
-			this.bodyTimer.stop();
-			this.bodyTimer = null;
-		}
+	@Override
+	protected HttpSettings settings() {
+		return this.streams.config();
 	}
 
-	/** @return the stream's identifier, for log lines */
-	private int streamId() {
-		return ((Http2StreamChannel) this.ctx.channel()).stream().id();
+	@Override
+	protected GuardCounters guards() {
+		return this.streams.guards();
 	}
 
-	/**
-	 * The stall timeout of a request body ({@code khamsin.body-read-timeout}), made only for a request with a body.
-	 * One task is scheduled at a time; a deadline that moves is only written to a field.
-	 */
-	private final class BodyTimer implements Runnable {
+	@Override
+	protected void writeContinue() {
+		this.ctx.writeAndFlush(new DefaultHttp2HeadersFrame(CONTINUE, false));
+	}
 
-		private final long timeoutNanos = Http2StreamHandler.this.streams.config().bodyReadTimeout().toNanos();
-
-		private long deadline = System.nanoTime() + this.timeoutNanos;
-
-		private ScheduledFuture<?> future = schedule(this.timeoutNanos);
-
-		private ScheduledFuture<?> schedule(long delayNanos) {
-			return Http2StreamHandler.this.ctx.executor().schedule(this, delayNanos, TimeUnit.NANOSECONDS);
-		}
-
-		void received() {
-			this.deadline = System.nanoTime() + this.timeoutNanos;
-		}
-
-		void stop() {
-			this.future.cancel(false);
-		}
-
-		@Override
-		public void run() {
-			if (Http2StreamHandler.this.bodyTimer != this) {
-				return;
-			}
-			HttpExchange exchange = Http2StreamHandler.this.exchange;
-			long left = this.deadline - System.nanoTime();
-			if (left > 0 || (exchange != null && exchange.isBodyPaused())) {
-				// The application is slow to read, not the client to send: wait for it.
-				this.future = schedule((left > 0) ? left : this.timeoutNanos);
-				return;
-			}
-			Http2StreamHandler.this.bodyTimer = null;
-			if (exchange == null) {
-				// The response is out and the rest of the request stalled: stop waiting for it.
-				Http2StreamHandler.this.discarding = false;
-				resetRest();
-				return;
-			}
-			Http2StreamHandler.this.streams.guards().increment(Guard.BODY_READ_TIMEOUT);
-			logger.debug("Request body of stream {} stalled for khamsin.body-read-timeout ({}): 408", streamId(),
-					Http2StreamHandler.this.streams.config().bodyReadTimeout());
-			failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT,
-					new IOException("Request body stalled for " + Http2StreamHandler.this.streams.config().bodyReadTimeout()));
-		}
-
+	@Override
+	protected void restStalled() {
+		// The response is out and the rest of the request stalled: stop waiting for it.
+		this.discarding = false;
+		resetRest();
 	}
 
 }

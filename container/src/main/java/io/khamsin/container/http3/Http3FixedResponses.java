@@ -1,12 +1,10 @@
 package io.khamsin.container.http3;
 
 import java.util.List;
-import java.util.Locale;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http3.DefaultHttp3Headers;
 import io.netty.handler.codec.http3.Http3Headers;
-import io.netty.util.AsciiString;
 
 import io.khamsin.container.engine.DateHeader;
 import io.khamsin.container.fixed.FixedResponseTable;
@@ -33,17 +31,8 @@ final class Http3FixedResponses {
 		Http3Headers[] heads = new Http3Headers[entries.size()];
 		for (FixedResponseTable.Entry entry : entries) {
 			Http3Headers head = new DefaultHttp3Headers(false);
-			head.status(AsciiString.of(Integer.toString(entry.status())));
-			if (entry.contentType() != null) {
-				head.set(HttpHeaderNames.CONTENT_TYPE, entry.contentType());
-			}
-			if (entry.contentLength() != null) {
-				head.set(HttpHeaderNames.CONTENT_LENGTH, entry.contentLength());
-			}
-			if (entry.serverHeader() != null) {
-				head.set(HttpHeaderNames.SERVER, entry.serverHeader());
-			}
-			entry.headers().forEach((name, value) -> head.add(AsciiString.of(name.toLowerCase(Locale.ROOT)), value));
+			head.status(entry.statusText());
+			entry.forEachField(head::add);
 			heads[entry.index()] = head;
 		}
 		return new Http3FixedResponses(heads);

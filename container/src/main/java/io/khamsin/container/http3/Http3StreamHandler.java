@@ -1,8 +1,6 @@
 package io.khamsin.container.http3;
 
 import java.io.IOException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -10,7 +8,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelOutputShutdownException;
@@ -18,7 +15,6 @@ import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -44,8 +40,9 @@ import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.exchange.ExchangeChannel;
 import io.khamsin.container.exchange.ExchangeDispatcher;
 import io.khamsin.container.exchange.HttpExchange;
+import io.khamsin.container.exchange.StreamExchangeHandler;
 import io.khamsin.container.fixed.FixedResponseTable;
-import io.khamsin.container.guard.Guard;
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
@@ -57,10 +54,9 @@ import io.khamsin.container.metrics.ReactorMetrics;
  * (and so returns credit to the client) only while the application asks for the body. A body that stalls for
  * {@code khamsin.body-read-timeout} is refused with 408. Of a request whose response is complete before it, up to
  * 64 KiB more is read and dropped, and the rest refused with {@code STOP_SENDING} ({@code H3_NO_ERROR}, section
- * 4.1.1); a response that cannot be completed
- * resets the stream with {@code H3_INTERNAL_ERROR}.
+ * 4.1.1); a response that cannot be completed resets the stream with {@code H3_INTERNAL_ERROR}.
  */
-final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements ExchangeChannel, Runnable {
+final class Http3StreamHandler extends StreamExchangeHandler {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http3StreamHandler.class);
 
@@ -89,25 +85,9 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 		}
 	};
 
-	private ChannelHandlerContext ctx;
-
 	private QuicStreamChannel stream;
 
-	private HttpExchange exchange;
-
 	private boolean headReceived;
-
-	private boolean requestEnded;
-
-	private boolean continueExpected;
-
-	private boolean inRead;
-
-	private boolean flushPending;
-
-	private boolean paused;
-
-	private boolean resumeScheduled;
 
 	private boolean outputEnded;
 
@@ -115,23 +95,20 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 
 	private long discarded;
 
-	private BodyTimer bodyTimer;
-
 	Http3StreamHandler(Http3Streams streams) {
 		this.streams = streams;
 	}
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
-		this.ctx = ctx;
+		super.handlerAdded(ctx);
 		this.stream = (QuicStreamChannel) ctx.channel();
 	}
 
 	// Inbound
 
 	@Override
-	public void channelRead(ChannelHandlerContext ctx, Object msg) {
-		this.inRead = true;
+	protected void read(Object msg) {
 		if (msg instanceof Http3HeadersFrame headers) {
 			onHeaders(headers);
 		}
@@ -164,7 +141,7 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 		}
 		this.exchange = exchange;
 		this.continueExpected = HttpUtil.is100ContinueExpected(request);
-		this.bodyTimer = new BodyTimer();
+		this.bodyTimer = newBodyTimer();
 		exchange.start();
 	}
 
@@ -174,12 +151,17 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 			this.discarded += data.content().readableBytes();
 			data.release();
 			if (this.discarding && this.discarded > DISCARD_LIMIT) {
-				this.discarding = false;
-				this.stream.shutdownInput(Http3Connection.H3_NO_ERROR);
+				stopBodyTimer();
+				stopRest();
+			}
+			else if (this.bodyTimer != null) {
+				this.bodyTimer.received();
 			}
 			return;
 		}
-		this.bodyTimer.received();
+		if (this.bodyTimer != null) {
+			this.bodyTimer.received();
+		}
 		HttpResponseStatus refusal = exchange.onContent(new DefaultHttpContent(data.content()));
 		if (refusal != null) {
 			failExchange(exchange, refusal, new IOException("Request body exceeds the limit of "
@@ -198,22 +180,6 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 			}
 		}
 		ctx.fireUserEventTriggered(event);
-	}
-
-	@Override
-	public void channelReadComplete(ChannelHandlerContext ctx) {
-		this.inRead = false;
-		if (this.flushPending) {
-			this.flushPending = false;
-			ctx.flush();
-		}
-	}
-
-	@Override
-	public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-		if (this.exchange != null) {
-			this.exchange.onWritabilityChanged();
-		}
 	}
 
 	@Override
@@ -242,14 +208,6 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 		cancelExchange(new IOException("The client stopped the response (STOP_SENDING)"));
 		stopBodyTimer();
 		this.ctx.close();
-	}
-
-	private void cancelExchange(Throwable cause) {
-		HttpExchange exchange = this.exchange;
-		this.exchange = null;
-		if (exchange != null) {
-			exchange.cancel(cause);
-		}
 	}
 
 	// ExchangeChannel
@@ -353,15 +311,6 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 		this.stream.shutdownOutput(written);
 	}
 
-	private void flush() {
-		if (this.inRead) {
-			this.flushPending = true;
-		}
-		else {
-			this.ctx.flush();
-		}
-	}
-
 	@Override
 	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
 		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
@@ -422,47 +371,20 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 	}
 
 	@Override
-	public void pauseReading(boolean paused) {
-		this.paused = paused;
-		if (paused) {
-			this.stream.config().setAutoRead(false);
-		}
-		else if (!this.resumeScheduled) {
-			// Not at once: the stream's channel hands over what it holds within the call, while the body's
-			// publisher is still taking the request for more.
-			this.resumeScheduled = true;
-			this.ctx.executor().execute(this);
-		}
-	}
-
-	/** Resume reading the body, if it is still wanted. */
-	@Override
-	public void run() {
-		this.resumeScheduled = false;
-		if (!this.paused && this.stream.isActive()) {
-			this.stream.config().setAutoRead(true);
-		}
-	}
-
-	@Override
-	public void firstRequest() {
-		// The application asked for the body: time to send 100 Continue (RFC 9110, section 10.1.1).
-		if (this.continueExpected && this.exchange != null && !this.exchange.isResponseStarted()) {
-			this.continueExpected = false;
-			this.ctx.writeAndFlush(new DefaultHttp3HeadersFrame(CONTINUE));
-		}
-	}
-
-	@Override
 	public void exchangeComplete(ChannelFuture lastWrite) {
 		this.exchange = null;
 		this.continueExpected = false;
-		stopBodyTimer();
-		if (!this.requestEnded && this.stream.isActive()) {
-			// The response is whole before the request's end: read and drop the rest, up to a limit (a GET's end often
-			// follows its head in a packet of its own); beyond it, ask the client to stop sending (section 4.1.1).
-			this.discarding = true;
-			this.stream.config().setAutoRead(true);
+		if (this.requestEnded || !this.stream.isActive()) {
+			stopBodyTimer();
+			return;
+		}
+		// The response is whole before the request's end: read and drop the rest, up to a limit and within the body
+		// timeout (a GET's end often follows its head in a packet of its own); beyond either, ask the client to stop
+		// sending (section 4.1.1).
+		this.discarding = true;
+		this.stream.config().setAutoRead(true);
+		if (this.bodyTimer == null) {
+			this.bodyTimer = newBodyTimer();
 		}
 	}
 
@@ -481,7 +403,8 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 		}
 	}
 
-	private void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
+	@Override
+	protected void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {
 		boolean started = exchange.isResponseStarted();
 		this.exchange = null;
 		exchange.cancel(cause);
@@ -496,61 +419,33 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
 		}
 	}
 
-	private void stopBodyTimer() {
-		if (this.bodyTimer != null) {
-			this.bodyTimer.stop();
-			this.bodyTimer = null;
-		}
+	@Override
+	protected HttpSettings settings() {
+		return this.streams.settings();
 	}
 
-	/**
-	 * The stall timeout of a request body ({@code khamsin.body-read-timeout}), until the client's FIN. One task is
-	 * scheduled at a time; a deadline that moves is only written to a field.
-	 */
-	private final class BodyTimer implements Runnable {
+	@Override
+	protected GuardCounters guards() {
+		return this.streams.guards();
+	}
 
-		private final long timeoutNanos = Http3StreamHandler.this.streams.settings().bodyReadTimeout().toNanos();
+	@Override
+	protected void writeContinue() {
+		this.ctx.writeAndFlush(new DefaultHttp3HeadersFrame(CONTINUE));
+	}
 
-		private long deadline = System.nanoTime() + this.timeoutNanos;
+	@Override
+	protected void restStalled() {
+		// The response is out and the rest of the request stalled: stop waiting for it.
+		stopRest();
+	}
 
-		private ScheduledFuture<?> future = schedule(this.timeoutNanos);
-
-		private ScheduledFuture<?> schedule(long delayNanos) {
-			return Http3StreamHandler.this.ctx.executor().schedule(this, delayNanos, TimeUnit.NANOSECONDS);
+	/** Ask the client to stop sending the rest of a request whose response is out (section 4.1.1). */
+	private void stopRest() {
+		this.discarding = false;
+		if (this.stream.isActive()) {
+			this.stream.shutdownInput(Http3Connection.H3_NO_ERROR);
 		}
-
-		void received() {
-			this.deadline = System.nanoTime() + this.timeoutNanos;
-		}
-
-		void stop() {
-			this.future.cancel(false);
-		}
-
-		@Override
-		public void run() {
-			if (Http3StreamHandler.this.bodyTimer != this) {
-				return;
-			}
-			HttpExchange exchange = Http3StreamHandler.this.exchange;
-			long left = this.deadline - System.nanoTime();
-			if (exchange == null) {
-				Http3StreamHandler.this.bodyTimer = null;
-				return;
-			}
-			if (left > 0 || exchange.isBodyPaused()) {
-				// The application is slow to read, not the client to send: wait for it.
-				this.future = schedule((left > 0) ? left : this.timeoutNanos);
-				return;
-			}
-			Http3StreamHandler.this.bodyTimer = null;
-			Http3StreamHandler.this.streams.guards().increment(Guard.BODY_READ_TIMEOUT);
-			logger.debug("Request body of HTTP/3 stream {} stalled for khamsin.body-read-timeout ({}): 408",
-					Http3StreamHandler.this.stream, Http3StreamHandler.this.streams.settings().bodyReadTimeout());
-			failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT, new IOException("Request body stalled for "
-					+ Http3StreamHandler.this.streams.settings().bodyReadTimeout()));
-		}
-
 	}
 
 }

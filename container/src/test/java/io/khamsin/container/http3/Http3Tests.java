@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ShutdownResult;
+import io.khamsin.container.guard.Guard;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.test.CommandLine;
@@ -74,9 +75,14 @@ class Http3Tests {
 	}
 
 	private void start(boolean http3, int reactors) {
+		start(http3, reactors, KhamsinServerConfig.DEFAULT_BODY_READ_TIMEOUT);
+	}
+
+	private void start(boolean http3, int reactors, Duration bodyReadTimeout) {
 		this.routes = new TestRoutes(file);
 		this.server = KhamsinServer.create(KhamsinServerConfig.builder()
 			.reactors(reactors)
+			.bodyReadTimeout(bodyReadTimeout)
 			.tls(TlsConfig.builder(localhost.material("localhost")).build())
 			.http2(Http2Config.builder().enabled(true).build())
 			.http3(Http3Config.builder().enabled(http3).build())
@@ -217,6 +223,18 @@ class Http3Tests {
 			assertThat(received).isGreaterThanOrEqualTo(16 * 1024);
 			// The handler's subscription is cancelled: the endless body stops, and the exchange ends.
 			await().atMost(Duration.ofSeconds(5)).until(() -> this.server.metrics().totals().requestsActive() == 0);
+			assertThat(client.send("GET", "/plaintext", null).text()).isEqualTo("Hello, World!");
+		}
+	}
+
+	@Test
+	void aRequestBodyThatStallsIsAnswered408() throws Exception {
+		start(true, 1, Duration.ofMillis(500));
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			H3Client.Response response = client.sendUnfinished("POST", "/digest", new byte[100])
+				.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			assertThat(response.status()).isEqualTo(408);
+			assertThat(this.server.guards().count(Guard.BODY_READ_TIMEOUT)).isEqualTo(1);
 			assertThat(client.send("GET", "/plaintext", null).text()).isEqualTo("Hello, World!");
 		}
 	}

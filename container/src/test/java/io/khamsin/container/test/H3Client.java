@@ -150,6 +150,24 @@ public final class H3Client implements AutoCloseable {
 	}
 
 	/**
+	 * Send a request head and the start of its body, and then nothing: the body never ends.
+	 * @param method the method
+	 * @param path the path
+	 * @param part the start of the body
+	 * @return the response, if the server answers one
+	 * @throws Exception if the stream cannot be opened
+	 */
+	public CompletableFuture<Response> sendUnfinished(String method, String path, byte[] part) throws Exception {
+		CompletableFuture<Response> response = new CompletableFuture<>();
+		QuicStreamChannel stream = open(new Collector(response));
+		Http3HeadersFrame head = new DefaultHttp3HeadersFrame();
+		head.headers().method(method).path(path).authority("localhost:" + this.port).scheme("https");
+		stream.write(head);
+		stream.writeAndFlush(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(part)));
+		return response;
+	}
+
+	/**
 	 * Ask for a response and reset its stream once some of its body has arrived, as a browser does when the user
 	 * leaves the page ({@code H3_REQUEST_CANCELLED}, RFC 9114, section 8.1).
 	 * @param path the path
