@@ -88,8 +88,13 @@ public abstract class StreamExchangeHandler extends ChannelInboundHandlerAdapter
 		read(msg);
 	}
 
+	/** The read batch ended, before what it wrote is flushed: for a protocol that decides there. */
+	protected void readBatchEnded() {
+	}
+
 	@Override
 	public final void channelReadComplete(ChannelHandlerContext ctx) {
+		readBatchEnded();
 		this.inRead = false;
 		if (this.flushPending) {
 			this.flushPending = false;

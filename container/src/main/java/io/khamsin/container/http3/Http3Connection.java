@@ -10,6 +10,7 @@ import io.netty.handler.codec.http3.DefaultHttp3GoAwayFrame;
 import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,14 +18,16 @@ import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.exchange.ConnectionHandler;
 import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
+import io.khamsin.container.metrics.TlsFigures;
+import io.khamsin.container.tls.QuicTlsContexts;
 import io.khamsin.container.transport.ConnectionSecurity;
 
 /**
  * What a QUIC connection that speaks HTTP/3 is to khamsin, as a handler of the connection's channel: the
  * {@link io.khamsin.container.bridge.ConnectionInfo} its request streams share (its addresses are the UDP peer's, not
- * the connection IDs the channel's own are), the count of its open request streams, and its part in a graceful
- * shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114, section 5.2), then the close
- * once the streams it took are answered.
+ * the connection IDs the channel's own are), its handshake in the TLS figures, the count of its open request streams,
+ * and its part in a graceful shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114,
+ * section 5.2), then the close once the streams it took are answered.
  */
 final class Http3Connection extends ConnectionHandler {
 
@@ -35,6 +38,10 @@ final class Http3Connection extends ConnectionHandler {
 
 	private final ReactorMetrics reactor;
 
+	private final TlsFigures.Reactor handshakes;
+
+	private long connectedAtMillis;
+
 	private QuicChannel channel;
 
 	private int openStreams;
@@ -43,14 +50,16 @@ final class Http3Connection extends ConnectionHandler {
 
 	private boolean draining;
 
-	Http3Connection(ConnectionSecurity security, ReactorMetrics reactor) {
+	Http3Connection(ConnectionSecurity security, ReactorMetrics reactor, TlsFigures.Reactor handshakes) {
 		super(security);
 		this.reactor = reactor;
+		this.handshakes = handshakes;
 	}
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.channel = (QuicChannel) ctx.channel();
+		this.connectedAtMillis = System.currentTimeMillis();
 	}
 
 	@Override
@@ -111,6 +120,10 @@ final class Http3Connection extends ConnectionHandler {
 		if (event instanceof DrainEvent) {
 			drain();
 			return;
+		}
+		if (event instanceof SslHandshakeCompletionEvent completion) {
+			QuicTlsContexts.recordHandshake(this.handshakes, completion, this.channel.sslEngine(),
+					this.connectedAtMillis);
 		}
 		ctx.fireUserEventTriggered(event);
 	}

@@ -117,7 +117,8 @@ public final class Http3Initializer implements ProtocolInitializer {
 
 	@Override
 	public void initialize(Channel channel, ConnectionSecurity security) {
-		Http3Connection connection = new Http3Connection(security, this.context.metrics().reactor(channel.eventLoop()));
+		Http3Connection connection = new Http3Connection(security, this.context.metrics().reactor(channel.eventLoop()),
+				this.context.metrics().tls().reactor(channel.eventLoop()));
 		Http3Streams streams = new Http3Streams(connection, this.dispatcher, this.fixedResponses,
 				this.context.settings(), this.context.guards());
 		Http3SettingsFrame settings = new DefaultHttp3SettingsFrame();

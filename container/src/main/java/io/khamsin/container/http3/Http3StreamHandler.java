@@ -89,6 +89,12 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 
 	private boolean headReceived;
 
+	private HttpRequest pendingRequest;
+
+	private long pendingStart;
+
+	private boolean bodyEnded;
+
 	private boolean outputEnded;
 
 	private boolean discarding;
@@ -134,18 +140,56 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 					start);
 			return;
 		}
-		long bodyLength = HttpUtil.getContentLength(request, -1L);
-		HttpExchange exchange = dispatcher.dispatch(this, request, bodyLength, start, this.stream.streamId() / 4 + 1);
+		// Dispatched once the read batch shows whether the body is empty: HTTP/3 ends a request with the stream's FIN,
+		// not with a flag on its HEADERS frame, and a GET's FIN usually comes in the same packet (fixed responses and
+		// the page cache answer only requests without a body).
+		this.pendingRequest = request;
+		this.pendingStart = start;
+	}
+
+	private void dispatchPending() {
+		HttpRequest request = this.pendingRequest;
+		this.pendingRequest = null;
+
+		long bodyLength = this.requestEnded ? 0 : HttpUtil.getContentLength(request, -1L);
+		HttpExchange exchange = this.streams.dispatcher()
+			.dispatch(this, request, bodyLength, this.pendingStart, this.stream.streamId() / 4 + 1);
 		if (exchange == null) {
 			return;
 		}
 		this.exchange = exchange;
 		this.continueExpected = HttpUtil.is100ContinueExpected(request);
-		this.bodyTimer = newBodyTimer();
+		if (this.requestEnded) {
+			endBody(exchange);
+		}
+		else {
+			this.bodyTimer = newBodyTimer();
+		}
 		exchange.start();
 	}
 
+	/** The request's body is whole: tell the exchange once. */
+	private void endBody(HttpExchange exchange) {
+		if (!this.bodyEnded) {
+			this.bodyEnded = true;
+			exchange.onContent(LastHttpContent.EMPTY_LAST_CONTENT);
+		}
+	}
+
+	@Override
+	protected void readBatchEnded() {
+		if (this.pendingRequest != null) {
+			// A request whose head alone came in the batch: Netty marks the stream's input shut (its FIN) before it
+			// ends the read batch, and tells the pipeline after.
+			this.requestEnded |= this.stream.isInputShutdown();
+			dispatchPending();
+		}
+	}
+
 	private void onData(Http3DataFrame data) {
+		if (this.pendingRequest != null) {
+			dispatchPending();
+		}
 		HttpExchange exchange = this.exchange;
 		if (exchange == null) {
 			this.discarded += data.content().readableBytes();
@@ -175,8 +219,11 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 			// The client's FIN: the request is whole.
 			this.requestEnded = true;
 			stopBodyTimer();
-			if (this.exchange != null) {
-				this.exchange.onContent(LastHttpContent.EMPTY_LAST_CONTENT);
+			if (this.pendingRequest != null) {
+				dispatchPending();
+			}
+			else if (this.exchange != null) {
+				endBody(this.exchange);
 			}
 		}
 		ctx.fireUserEventTriggered(event);
@@ -286,8 +333,9 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 	}
 
 	/**
-	 * Write the response's last frame, and end the stream's output (FIN) once QUIC has taken it: {@code written}
-	 * completes with the FIN.
+	 * Write the response's last frame, and end the stream's output (FIN) once the frame is written: the FIN is written
+	 * to the stream's channel below the HTTP/3 codec, which may hold frames back (until the QPACK encoder stream is
+	 * open), so it waits for the frame; it leaves in the same flush. {@code written} completes with the FIN.
 	 */
 	private void writeLast(Object frame, ChannelPromise written) {
 		this.ctx.write(frame).addListener((ChannelFuture future) -> {
@@ -306,8 +354,6 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 			return;
 		}
 		this.outputEnded = true;
-		// Pending frames leave first: the FIN follows what the stream's channel still holds.
-		this.ctx.flush();
 		this.stream.shutdownOutput(written);
 	}
 

@@ -5,11 +5,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import javax.net.ssl.SSLEngine;
+
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicSslContextBuilder;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import io.khamsin.container.metrics.TlsFigures;
 
 /**
  * The TLS contexts of a QUIC listener, built from the same identities as its TCP listener's {@link TlsContexts}: one
@@ -72,6 +77,29 @@ public final class QuicTlsContexts {
 		Map<String, QuicSslContext> current = this.contexts.get();
 		QuicSslContext context = current.get(this.tcp.identityName(hostName));
 		return (context != null) ? context : current.get(null);
+	}
+
+	/**
+	 * Count a QUIC connection's handshake in the TLS figures, as a TCP connection's is counted: full or resumed, or
+	 * failed with its reason.
+	 * @param figures the figures of the connection's reactor
+	 * @param completion the handshake's outcome, as the QUIC connection reports it
+	 * @param engine the connection's TLS engine
+	 * @param connectedAtMillis when the connection was made
+	 */
+	public static void recordHandshake(TlsFigures.Reactor figures, SslHandshakeCompletionEvent completion,
+			SSLEngine engine, long connectedAtMillis) {
+		if (!completion.isSuccess()) {
+			figures.failed(HandshakeFailures.of(completion.cause()));
+		}
+		else if (engine != null && engine.getSession().getCreationTime() < connectedAtMillis / 1000 * 1000) {
+			// quiche gives a session's creation time in whole seconds: a session made in an earlier second than the
+			// connection was resumed (one resumed within the second it was made counts as full).
+			figures.resumed();
+		}
+		else {
+			figures.full();
+		}
 	}
 
 	private void update(String name, TlsMaterial material) {

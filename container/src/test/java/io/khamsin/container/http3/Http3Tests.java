@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ShutdownResult;
+import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.metrics.Protocol;
@@ -86,6 +87,7 @@ class Http3Tests {
 			.tls(TlsConfig.builder(localhost.material("localhost")).build())
 			.http2(Http2Config.builder().enabled(true).build())
 			.http3(Http3Config.builder().enabled(http3).build())
+			.fixedResponse(FixedResponse.of("/health", 200, "text/plain", "UP"))
 			.build(), this.routes.handler());
 		this.server.start();
 	}
@@ -108,9 +110,9 @@ class Http3Tests {
 		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
 			H3Client.Response hello = client.send("GET", "/plaintext", null);
 			assertThat(hello.status()).isEqualTo(200);
+			assertThat(hello.headers().get("alt-svc").toString()).isEqualTo("h3=\":" + this.server.port() + "\"; ma=86400");
 			assertThat(hello.text()).isEqualTo("Hello, World!");
 			assertThat(hello.headers().get("content-type").toString()).startsWith("text/plain");
-			assertThat(hello.headers().contains("alt-svc")).isTrue();
 			byte[] upload = new byte[4 * 1024 * 1024 + 3];
 			new Random(13).nextBytes(upload);
 			H3Client.Response echo = client.send("POST", "/echo", upload);
@@ -123,6 +125,8 @@ class Http3Tests {
 			assertThat(sha256(download.body())).isEqualTo(sha256(Files.readAllBytes(file)));
 		}
 		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(4));
+		// The QUIC handshake counts in the TLS figures as a TCP one does.
+		assertThat(this.server.metrics().tls().totals().full()).isEqualTo(1);
 	}
 
 	@Test
@@ -267,10 +271,18 @@ class Http3Tests {
 				.endsWith("Hello, World!");
 			H3Client.Response response = h3.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 			assertThat(response.text()).isEqualTo("Hello, World!");
+			// The fast path announces HTTP/3 too, in its pre-encoded heads, and serves over HTTP/3.
+			CommandLine.Result fixed = CommandLine.run(null, TIMEOUT, "curl", "-sS", "-i", "--http1.1", "--cacert",
+					caPem.toString(), "https://localhost:" + port + "/health");
+			assertThat(fixed.output()).containsIgnoringCase("alt-svc: " + altSvc).endsWith("UP");
+			H3Client.Response health = client.send("GET", "/health", null);
+			assertThat(health.status()).isEqualTo(200);
+			assertThat(health.text()).isEqualTo("UP");
+			assertThat(health.headers().get("alt-svc").toString()).isEqualTo(altSvc);
 		}
-		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H1)).isEqualTo(1));
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H1)).isEqualTo(2));
 		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H2)).isEqualTo(1));
-		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(1));
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(2));
 	}
 
 	@Test
