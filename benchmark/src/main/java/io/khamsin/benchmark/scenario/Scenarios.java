@@ -11,7 +11,7 @@ import io.khamsin.benchmark.target.Wire;
  * The scenarios of this instrument by their stable names, in campaign order. Latency bounds: 1 ms for keep-alive
  * status, JSON and status over TLS (BENCHMARKING.md), 5 ms for a new connection per request; downloads, for which
  * BENCHMARKING.md sets none, use 5 ms (64 KiB) and 20 ms (1 MiB). TLS handshakes and HTTP/2 streams are closed-loop
- * rates.
+ * rates, and so is HTTP/3.
  */
 public final class Scenarios {
 
@@ -26,6 +26,7 @@ public final class Scenarios {
 		add(new HandshakeScenario());
 		add(new H2StreamsScenario("h2-streams", Wire.H2C));
 		add(new H2StreamsScenario("h2-streams-tls", Wire.H2));
+		add(new H3StreamsScenario());
 		add(new RateScenario("download-64k", Route.FILE_64K, 5, 16, false));
 		add(new RateScenario("download-1m", Route.FILE_1M, 20, 8, false));
 		add(RateScenario.overTls("download-64k-tls", Route.FILE_64K, 5, 16));

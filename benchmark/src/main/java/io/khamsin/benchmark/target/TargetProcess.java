@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.khamsin.benchmark.load.H3Load;
+
 /**
  * A running target, pinned with {@code taskset} to the server core. Knows when it started, so that the time to its
  * first answer is the {@code startup} figure.
@@ -75,7 +77,7 @@ public final class TargetProcess implements AutoCloseable {
 			if (answersPlaintext()) {
 				return (System.nanoTime() - this.startedNanos) / 1e6;
 			}
-			if (listening == 0 && this.launch.wire() != Wire.HTTP1 && accepts()) {
+			if (listening == 0 && this.launch.wire() != Wire.HTTP1 && !this.launch.wire().http3() && accepts()) {
 				listening = System.nanoTime();
 			}
 			if (listening != 0 && System.nanoTime() - listening > TimeUnit.SECONDS.toNanos(WRONG_WIRE_SECONDS)) {
@@ -112,6 +114,7 @@ public final class TargetProcess implements AutoCloseable {
 			case HTTP1 -> answersOn(new Socket());
 			case HTTPS -> answersOn(tlsSocket());
 			case H2C, H2 -> Curl.get(address(), Route.PLAINTEXT, this.launch.wire()).status() == 200;
+			case H3 -> H3Load.probe(address(), Route.PLAINTEXT.path()) == 200;
 		};
 	}
 

@@ -50,7 +50,7 @@ public final class Targets {
 	 * HTTP/2 (h2c and h2 on TLS), where the fast path shows what the engine's HTTP/2 costs without WebFlux.
 	 */
 	public static final Set<String> FIXED_RESPONSE_SCENARIOS = Set.of("status", "cpu-fixed-rate", "new-connection",
-			"h2-streams", "h2-streams-tls");
+			"h2-streams", "h2-streams-tls", "h3");
 
 	/**
 	 * The Spring Boot argument that gives target {@code khamsin-no-metrics} khamsin with its own figures off: the
@@ -108,10 +108,10 @@ public final class Targets {
 			found.put("khamsin-before", new TargetSpec("khamsin-before", true,
 					boot("khamsin-before", before, built.getProperty("khamsin-before.main"),
 							built.getProperty("khamsin-before.source", "sample-app"), (launch) -> List.of(), Set.of(), null,
-							Set.of(Wire.values())).command(),
+							Wire.TCP).command(),
 					"the sample app on the khamsin starter of commit " + commit + " (--baseline), to compare a change "
 							+ "with what it replaced in one run",
-					before, Set.of(), null, Set.of(Wire.values())));
+					before, Set.of(), null, Wire.TCP));
 		}
 		else if (built != null && built.getProperty("khamsin-before.missing") != null) {
 			missing.put("khamsin-before", built.getProperty("khamsin-before.missing"));
@@ -128,7 +128,7 @@ public final class Targets {
 		if (nginxBinary() != null) {
 			found.put("nginx", new TargetSpec("nginx", false, Targets::nginx,
 					"Debian's nginx, worker_processes 1, return 200 and static files", "", Set.of(), null,
-					Set.of(Wire.values())));
+					Wire.TCP));
 		}
 		else {
 			missing.put("nginx", "not installed (apt-get install nginx)");
@@ -196,13 +196,15 @@ public final class Targets {
 	static Set<Wire> wiresOf(String name) {
 		return switch (name) {
 			case "tomcat", "jetty" -> Set.of(Wire.HTTP1, Wire.HTTPS);
+			// Reactor Netty on io_uring: its HTTP/3 server runs on a datagram channel of its own choosing.
+			case "reactor-netty-iouring" -> Wire.TCP;
 			default -> Set.of(Wire.values());
 		};
 	}
 
 	/**
 	 * The Spring Boot arguments of a launch's wire: Boot's own {@code server.ssl.*} (PEM) on TLS, and
-	 * {@code server.http2.enabled} on HTTP/2 (h2c on cleartext, ALPN h2 over TLS).
+	 * {@code server.http2.enabled} on HTTP/2 (h2c on cleartext, ALPN h2 over TLS), HTTP/3 on its wire.
 	 */
 	static List<String> wireArgs(TargetSpec.Launch launch) {
 		List<String> args = new ArrayList<>();
@@ -212,6 +214,12 @@ public final class Targets {
 		}
 		if (launch.wire().http2()) {
 			args.add("--server.http2.enabled=true");
+		}
+		if (launch.wire().http3()) {
+			// khamsin serves HTTP/3 beside its TLS port; Reactor Netty's sample app turns its server into an HTTP/3
+			// one through a NettyServerCustomizer (targets/boot/reactor-netty-http3), as Reactor Netty's docs show.
+			args.add("--khamsin.http3.enabled=true");
+			args.add("--bench.http3=true");
 		}
 		return args;
 	}

@@ -1,8 +1,12 @@
 package io.khamsin.benchmark.target;
 
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * What a scenario speaks to its targets: HTTP/1.1 in cleartext or over TLS, HTTP/2 in cleartext (prior knowledge,
- * as h2load and Boot's own h2c test speak it) or over TLS (ALPN {@code h2}). A target is launched for the wire of
+ * as h2load and Boot's own h2c test speak it) or over TLS (ALPN {@code h2}), HTTP/3 over QUIC. A target is launched for the wire of
  * the scenario it is measured in, and must be seen answering on it before it is measured.
  */
 public enum Wire {
@@ -17,7 +21,13 @@ public enum Wire {
 	H2C("http", false, true),
 
 	/** HTTP/2 over TLS, chosen by ALPN. */
-	H2("https", true, true);
+	H2("https", true, true),
+
+	/** HTTP/3 over QUIC (UDP, always TLS), on the port number of the target's TLS port. */
+	H3("https", true, false);
+
+	/** The wires over TCP: what a server that does not speak HTTP/3 can be measured on. */
+	public static final Set<Wire> TCP = Collections.unmodifiableSet(EnumSet.of(HTTP1, HTTPS, H2C, H2));
 
 	private final String scheme;
 
@@ -44,6 +54,11 @@ public enum Wire {
 	/** @return whether the wire is HTTP/2 */
 	public boolean http2() {
 		return this.http2;
+	}
+
+	/** @return whether the wire is HTTP/3 */
+	public boolean http3() {
+		return this == H3;
 	}
 
 }

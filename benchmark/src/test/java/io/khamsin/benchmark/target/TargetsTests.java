@@ -87,6 +87,24 @@ class TargetsTests {
 	}
 
 	@Test
+	void onTheHttp3WireKhamsinAndReactorNettyAreAskedForHttp3OverTheirTlsAndTheOthersAreNotMeasured() {
+		Properties built = khamsinBuilt();
+		TlsFiles tls = new TlsFiles(Path.of("/tmp/tls/cert.pem"), Path.of("/tmp/tls/key.pem"));
+
+		Map<String, TargetSpec> targets = byName(Targets.available(built, "bench.jar", new LinkedHashMap<>()));
+
+		assertThat(targets.get("khamsin").command().apply(launch(Wire.H3, tls))).contains(
+				"--server.ssl.certificate=/tmp/tls/cert.pem", "--khamsin.http3.enabled=true", "--bench.http3=true")
+			.noneMatch((arg) -> arg.startsWith("--server.http2"));
+		assertThat(targets.get("khamsin-fixed").runsIn("h3")).isTrue();
+		assertThat(targets.get("khamsin-fixed").wires()).contains(Wire.H3);
+		assertThat(Targets.wiresOf("reactor-netty")).contains(Wire.H3);
+		assertThat(Targets.wiresOf("reactor-netty-iouring")).doesNotContain(Wire.H3);
+		assertThat(Targets.wiresOf("tomcat")).doesNotContain(Wire.H3);
+		assertThat(targets.get("netty-raw").wires()).doesNotContain(Wire.H3);
+	}
+
+	@Test
 	void nginxListensWithTlsAndHttp2AsItsLaunchSpeaks(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
 		TlsFiles tls = new TlsFiles(dir.resolve("cert.pem"), dir.resolve("key.pem"));
 		TargetSpec nginx = new TargetSpec("nginx", false, Targets::nginx, "nginx", "", java.util.Set.of(), null,

@@ -1,0 +1,357 @@
+package io.khamsin.benchmark.load;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
+import io.netty.handler.codec.http3.Http3DataFrame;
+import io.netty.handler.codec.http3.Http3HeadersFrame;
+import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
+import io.netty.handler.codec.quic.DefaultQuicStreamFrame;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicException;
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicSslContextBuilder;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicTransportError;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+
+/**
+ * The benchmark's HTTP/3 load generator, as h2load is its HTTP/2 one (h2load has no HTTP/3 in Debian's build): Netty's
+ * QUIC and HTTP/3 client on one epoll event loop, {@code connections} QUIC connections each keeping {@code streams}
+ * requests in flight (closed loop: a stream that ends starts the next), {@code GET} of one path, for a given time after
+ * a short warm-up. Run as a process of its own, pinned to the load core like h2load; it prints one line that
+ * {@link Result#parse} reads. A stream the server has not granted yet (QUIC's {@code MAX_STREAMS} on its way) is
+ * tried again a millisecond later, as a client queues requests.
+ */
+public final class H3Load {
+
+	private static final int REQUEST_CANCELLED = 0x10c;
+
+	private final InetSocketAddress address;
+
+	private final String path;
+
+	private final AtomicLong succeeded = new AtomicLong();
+
+	private final AtomicLong non2xx = new AtomicLong();
+
+	private final AtomicLong failed = new AtomicLong();
+
+	private volatile boolean running = true;
+
+	private H3Load(InetSocketAddress address, String path) {
+		this.address = address;
+		this.path = path;
+	}
+
+	/**
+	 * Run: {@code host port path connections streams seconds}.
+	 * @param args the arguments
+	 * @throws Exception if the load cannot start
+	 */
+	public static void main(String[] args) throws Exception {
+		InetSocketAddress address = new InetSocketAddress(args[0], Integer.parseInt(args[1]));
+		int connections = Integer.parseInt(args[3]);
+		int streams = Integer.parseInt(args[4]);
+		int seconds = Integer.parseInt(args[5]);
+		Result result = run(address, args[2], connections, streams, seconds);
+		System.out.println(result);
+		System.exit(0);
+	}
+
+	/**
+	 * Load a target in this process.
+	 * @param address the target
+	 * @param path the path of every request
+	 * @param connections QUIC connections
+	 * @param streams requests in flight per connection
+	 * @param seconds how long to count, after a second of warm-up
+	 * @return what was measured
+	 * @throws Exception if a connection cannot be made
+	 */
+	public static Result run(InetSocketAddress address, String path, int connections, int streams, int seconds)
+			throws Exception {
+		return new H3Load(address, path).load(connections, streams, seconds);
+	}
+
+	/**
+	 * One request, for a target's readiness check.
+	 * @param address the target
+	 * @param path the path
+	 * @return the status, or {@code -1} when no answer came within 5 s
+	 */
+	public static int probe(InetSocketAddress address, String path) {
+		H3Load load = new H3Load(address, path);
+		EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+		try {
+			Channel socket = load.socket(group);
+			QuicChannel connection = load.connect(socket).get(5, TimeUnit.SECONDS);
+			int[] status = { -1 };
+			CountDownLatch done = new CountDownLatch(1);
+			QuicStreamChannel stream = Http3.newRequestStream(connection, new Http3RequestStreamInboundHandler() {
+
+				@Override
+				protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
+					status[0] = Integer.parseInt(frame.headers().status().toString());
+					ReferenceCountUtil.release(frame);
+				}
+
+				@Override
+				protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+					frame.release();
+				}
+
+				@Override
+				protected void channelInputClosed(ChannelHandlerContext ctx) {
+					done.countDown();
+				}
+
+			}).get(5, TimeUnit.SECONDS);
+			load.request(stream);
+			done.await(5, TimeUnit.SECONDS);
+			connection.close();
+			socket.close();
+			return status[0];
+		}
+		catch (Exception ex) {
+			return -1;
+		}
+		finally {
+			group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+		}
+	}
+
+	private Result load(int connections, int streams, int seconds) throws Exception {
+		EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+		try {
+			Channel socket = socket(group);
+			List<QuicChannel> open = new ArrayList<>();
+			for (int i = 0; i < connections; i++) {
+				open.add(connect(socket).get(10, TimeUnit.SECONDS));
+			}
+			for (QuicChannel connection : open) {
+				for (int i = 0; i < streams; i++) {
+					connection.eventLoop().execute(() -> next(connection));
+				}
+			}
+			// A second of warm-up, as h2load's --warm-up-time=1, then the counted run.
+			Thread.sleep(1000);
+			long startSucceeded = this.succeeded.get();
+			long startNon2xx = this.non2xx.get();
+			long startFailed = this.failed.get();
+			long start = System.nanoTime();
+			Thread.sleep(seconds * 1000L);
+			long elapsed = System.nanoTime() - start;
+			long done = this.succeeded.get() - startSucceeded;
+			Result result = new Result(done * 1e9 / elapsed, done, this.failed.get() - startFailed,
+					this.non2xx.get() - startNon2xx, "h3");
+			this.running = false;
+			for (QuicChannel connection : open) {
+				connection.close();
+			}
+			socket.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+			return result;
+		}
+		finally {
+			group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+		}
+	}
+
+	private Channel socket(EventLoopGroup group) throws InterruptedException {
+		QuicSslContext ssl = QuicSslContextBuilder.forClient()
+			.trustManager(InsecureTrustManagerFactory.INSTANCE)
+			.applicationProtocols(Http3.supportedApplicationProtocols())
+			.build();
+		return new Bootstrap().group(group)
+			.channel(EpollDatagramChannel.class)
+			.handler(Http3.newQuicClientCodecBuilder()
+				.sslContext(ssl)
+				.maxIdleTimeout(30_000, TimeUnit.MILLISECONDS)
+				.initialMaxData(64L * 1024 * 1024)
+				.initialMaxStreamDataBidirectionalLocal(1024 * 1024)
+				.initialMaxStreamDataBidirectionalRemote(1024 * 1024)
+				.initialMaxStreamsBidirectional(1000)
+				.build())
+			.bind(0)
+			.sync()
+			.channel();
+	}
+
+	private Future<QuicChannel> connect(Channel socket) {
+		return QuicChannel.newBootstrap(socket)
+			.handler(new Http3ClientConnectionHandler())
+			.remoteAddress(this.address)
+			.connect();
+	}
+
+	/** Open the next stream of a connection and send its request; on the connection's event loop. */
+	private void next(QuicChannel connection) {
+		if (!this.running || !connection.isActive()) {
+			return;
+		}
+		Http3.newRequestStream(connection, new Response(connection)).addListener((Future<QuicStreamChannel> opened) -> {
+			if (opened.isSuccess()) {
+				request(opened.getNow());
+			}
+			else if (opened.cause() instanceof QuicException quic
+					&& quic.error() == QuicTransportError.STREAM_LIMIT_ERROR) {
+				connection.eventLoop().schedule(() -> next(connection), 1, TimeUnit.MILLISECONDS);
+			}
+			else {
+				this.failed.incrementAndGet();
+				connection.eventLoop().schedule(() -> next(connection), 1, TimeUnit.MILLISECONDS);
+			}
+		});
+	}
+
+	private void request(QuicStreamChannel stream) {
+		Http3HeadersFrame head = new DefaultHttp3HeadersFrame();
+		head.headers()
+			.method("GET")
+			.path(this.path)
+			.authority(this.address.getHostString() + ":" + this.address.getPort())
+			.scheme("https");
+		// The FIN in one STREAM frame with the HEADERS, as browsers send a request without a body: added below the
+		// HTTP/3 codec, which writes frames only (and may hold the first back until the QPACK encoder stream is open).
+		stream.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+
+			@Override
+			public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+				if (msg instanceof ByteBuf bytes) {
+					ctx.pipeline().remove(this);
+					ctx.write(new DefaultQuicStreamFrame(bytes, true), promise);
+					return;
+				}
+				ctx.write(msg, promise);
+			}
+
+		});
+		stream.writeAndFlush(head);
+	}
+
+	private final class Response extends Http3RequestStreamInboundHandler {
+
+		private final QuicChannel connection;
+
+		private boolean ok;
+
+		private boolean answered;
+
+		Response(QuicChannel connection) {
+			this.connection = connection;
+		}
+
+		@Override
+		protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
+			if (!this.answered) {
+				this.answered = true;
+				this.ok = frame.headers().status().charAt(0) == '2';
+			}
+			ReferenceCountUtil.release(frame);
+		}
+
+		@Override
+		protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+			frame.release();
+		}
+
+		@Override
+		protected void channelInputClosed(ChannelHandlerContext ctx) {
+			if (!this.answered) {
+				H3Load.this.failed.incrementAndGet();
+			}
+			else if (this.ok) {
+				H3Load.this.succeeded.incrementAndGet();
+			}
+			else {
+				H3Load.this.non2xx.incrementAndGet();
+			}
+			ctx.close();
+			next(this.connection);
+		}
+
+		@Override
+		public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+			if (H3Load.this.running) {
+				H3Load.this.failed.incrementAndGet();
+			}
+			((QuicStreamChannel) ctx.channel()).shutdown(REQUEST_CANCELLED);
+			ctx.close();
+		}
+
+	}
+
+	/**
+	 * What a run measured.
+	 * @param rate successful requests per second
+	 * @param succeeded successful requests
+	 * @param failed requests that got no answer
+	 * @param non2xx answers that were not 2xx
+	 * @param protocol the protocol spoken
+	 */
+	public record Result(double rate, long succeeded, long failed, long non2xx, String protocol) {
+
+		private static final String PREFIX = "h3load:";
+
+		@Override
+		public String toString() {
+			return PREFIX + " rate=" + this.rate + " succeeded=" + this.succeeded + " failed=" + this.failed
+					+ " non2xx=" + this.non2xx + " protocol=" + this.protocol;
+		}
+
+		/**
+		 * Read the line a run printed.
+		 * @param output what the process printed
+		 * @return the result
+		 * @throws IllegalStateException when it printed none, with its output
+		 */
+		public static Result parse(String output) {
+			for (String line : output.split("\n")) {
+				if (line.startsWith(PREFIX)) {
+					java.util.Map<String, String> values = new java.util.HashMap<>();
+					for (String pair : line.substring(PREFIX.length()).trim().split(" ")) {
+						int eq = pair.indexOf('=');
+						values.put(pair.substring(0, eq), pair.substring(eq + 1));
+					}
+					return new Result(Double.parseDouble(values.get("rate")), Long.parseLong(values.get("succeeded")),
+							Long.parseLong(values.get("failed")), Long.parseLong(values.get("non2xx")),
+							values.get("protocol"));
+				}
+			}
+			throw new IllegalStateException("the HTTP/3 load printed no result:\n" + output);
+		}
+
+		/** @return what went wrong, empty for nothing */
+		public String errors() {
+			List<String> errors = new ArrayList<>();
+			if (this.failed > 0) {
+				errors.add(this.failed + " requests failed");
+			}
+			if (this.non2xx > 0) {
+				errors.add(this.non2xx + " answers not 2xx");
+			}
+			return String.join("; ", errors);
+		}
+
+	}
+
+}

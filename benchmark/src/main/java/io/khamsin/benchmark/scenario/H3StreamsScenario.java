@@ -1,0 +1,140 @@
+package io.khamsin.benchmark.scenario;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.khamsin.benchmark.load.H3Load;
+import io.khamsin.benchmark.os.CoreUsage;
+import io.khamsin.benchmark.target.Route;
+import io.khamsin.benchmark.target.Wire;
+
+/**
+ * {@code h3}: HTTP/3 over QUIC, 64 connections of 100 concurrent streams each on the status route, requests per
+ * second, as {@code h2-streams-tls} measures HTTP/2. The generator is {@link H3Load} (Netty's QUIC client on one
+ * epoll event loop) in a JVM of its own pinned to the load core: h2load, the HTTP/2 generator, has no HTTP/3 in the
+ * build Debian ships. Its one event loop, where h2load is C, makes it the likelier limit: the round's note gives the
+ * load core's use.
+ */
+final class H3StreamsScenario implements Scenario {
+
+	static final int CONNECTIONS = 64;
+
+	static final int STREAMS = 100;
+
+	@Override
+	public String name() {
+		return "h3";
+	}
+
+	@Override
+	public String unit() {
+		return "req/s";
+	}
+
+	@Override
+	public boolean higherIsBetter() {
+		return true;
+	}
+
+	@Override
+	public String figure() {
+		return String.format("GET /plaintext over HTTP/3 (QUIC, TLS 1.3), %d connections x %d concurrent streams "
+				+ "(Netty's HTTP/3 client, one event loop): req/s", CONNECTIONS, STREAMS);
+	}
+
+	@Override
+	public String headline() {
+		return "closed loop (HTTP/3 client)";
+	}
+
+	@Override
+	public Wire wire() {
+		return Wire.H3;
+	}
+
+	@Override
+	public List<Route> routes() {
+		return List.of(Route.PLAINTEXT);
+	}
+
+	@Override
+	public WarmUp warmUp(RunContext context, RunningTarget target) {
+		Settings settings = context.settings();
+		WarmUp.Rule rule = WarmUp.Rule.of(settings, target.process().spec().jvm());
+		WarmUp warmUp = rule.run((seconds) -> {
+			H3Load.Result run = run(settings.loadCore(), target.process().address(), (int) Math.round(seconds));
+			context.progress().step(target.name(), 0, settings.rounds(), String.format("  %,.0f req/s%s", run.rate(),
+					run.errors().isEmpty() ? "" : " (" + run.errors() + ")"));
+			return run.rate();
+		});
+		context.progress().step(target.name(), 0, settings.rounds(), "warm-up: " + warmUp.describe());
+		return warmUp;
+	}
+
+	@Override
+	public Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
+		Settings settings = context.settings();
+		CoreUsage load = CoreUsage.start(settings.loadCore());
+		CoreUsage server = CoreUsage.start(settings.serverCore());
+		H3Load.Result run = run(settings.loadCore(), target.process().address(), settings.peakSeconds());
+		Map<String, Object> extras = new LinkedHashMap<>();
+		extras.put("load_cpu_pct", RateScenario.round1(load.busyPercent()));
+		extras.put("server_cpu_pct", RateScenario.round1(server.busyPercent()));
+		extras.put("failed", run.failed());
+		extras.put("non_2xx", run.non2xx());
+		extras.put("protocol", run.protocol());
+		String note = run.errors();
+		context.progress().step(target.name(), round, settings.rounds(), String.format("%,.0f req/s over %s%s",
+				run.rate(), run.protocol(), note.isEmpty() ? "" : " (" + note + ")"));
+		return Measurement.of(note.isEmpty() ? run.rate() : 0, note, extras, Map.of("h3load", run.toString()));
+	}
+
+	/** Run the generator in a JVM of its own on the load core, and read what it printed. */
+	static H3Load.Result run(int core, InetSocketAddress address, int seconds) {
+		String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+		List<String> command = new ArrayList<>(List.of("taskset", "-c", Integer.toString(core), java, "-Xmx512m",
+				"-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), H3Load.class.getName(),
+				address.getHostString(), Integer.toString(address.getPort()), Route.PLAINTEXT.path(),
+				Integer.toString(CONNECTIONS), Integer.toString(STREAMS), Integer.toString(seconds)));
+		Path output = null;
+		try {
+			output = Files.createTempFile("khamsin-bench-h3load", ".out");
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(output.toFile())
+				.start();
+			if (!process.waitFor(seconds + 60L, TimeUnit.SECONDS)) {
+				process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+				throw new IllegalStateException("the HTTP/3 load did not finish within 60 s after its " + seconds
+						+ " s run");
+			}
+			return H3Load.Result.parse(Files.readString(output, StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot run the HTTP/3 load: " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted", ex);
+		}
+		finally {
+			if (output != null) {
+				try {
+					Files.deleteIfExists(output);
+				}
+				catch (IOException ex) {
+					// a temporary file left behind is harmless
+				}
+			}
+		}
+	}
+
+}

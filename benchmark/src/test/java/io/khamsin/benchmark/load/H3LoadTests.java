@@ -1,0 +1,63 @@
+package io.khamsin.benchmark.load;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.HttpHandler;
+import reactor.core.publisher.Mono;
+
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.http3.Http3Config;
+import io.khamsin.container.test.TestCertificates;
+import io.khamsin.container.tls.TlsConfig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The HTTP/3 load generator against a real HTTP/3 server (khamsin with HTTP/3 on): its probe gets the status, a short
+ * closed-loop run counts only 2xx answers and reports none failed, and the line it prints reads back the same.
+ */
+@Timeout(60)
+class H3LoadTests {
+
+	@Test
+	void loadsAnHttp3ServerAndPrintsWhatItMeasured() throws Exception {
+		TestCertificates certificates = TestCertificates.create();
+		HttpHandler handler = (request, response) -> {
+			if (!request.getPath().value().equals("/plaintext")) {
+				response.setStatusCode(HttpStatus.NOT_FOUND);
+				return response.setComplete();
+			}
+			DataBuffer body = response.bufferFactory().wrap("Hello, World!".getBytes(StandardCharsets.US_ASCII));
+			return response.writeWith(Mono.just(body));
+		};
+		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
+			.reactors(1)
+			.tls(TlsConfig.builder(certificates.server("localhost", "127.0.0.1").material("test")).build())
+			.http3(Http3Config.builder().enabled(true).build())
+			.build(), handler);
+		server.start();
+		try {
+			InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
+			assertThat(H3Load.probe(address, "/plaintext")).isEqualTo(200);
+			assertThat(H3Load.probe(address, "/elsewhere")).isEqualTo(404);
+			H3Load.Result result = H3Load.run(address, "/plaintext", 2, 20, 1);
+			assertThat(result.succeeded()).isPositive();
+			assertThat(result.rate()).isPositive();
+			assertThat(result.errors()).isEmpty();
+			assertThat(H3Load.Result.parse("warming up\n" + result + "\n")).isEqualTo(result);
+			H3Load.Result notFound = H3Load.run(address, "/elsewhere", 1, 5, 1);
+			assertThat(notFound.non2xx()).isPositive();
+			assertThat(notFound.errors()).contains("answers not 2xx");
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+}
