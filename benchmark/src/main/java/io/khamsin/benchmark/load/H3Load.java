@@ -1,9 +1,10 @@
 package io.khamsin.benchmark.load;
 
+import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -94,50 +95,71 @@ public final class H3Load {
 	}
 
 	/**
-	 * One request, for a target's readiness check.
+	 * One request, for a target's readiness and integrity checks.
 	 * @param address the target
 	 * @param path the path
-	 * @return the status, or {@code -1} when no answer came within 5 s
+	 * @return the status ({@code -1} when no answer came within 5 s), content type and body
 	 */
-	public static int probe(InetSocketAddress address, String path) {
+	public static Answer fetch(InetSocketAddress address, String path) {
 		H3Load load = new H3Load(address, path);
 		EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
 		try {
 			Channel socket = load.socket(group);
 			QuicChannel connection = load.connect(socket).get(5, TimeUnit.SECONDS);
-			int[] status = { -1 };
-			CountDownLatch done = new CountDownLatch(1);
+			CompletableFuture<Answer> answer = new CompletableFuture<>();
 			QuicStreamChannel stream = Http3.newRequestStream(connection, new Http3RequestStreamInboundHandler() {
+
+				private int status = -1;
+
+				private String contentType;
+
+				private final ByteArrayOutputStream body = new ByteArrayOutputStream();
 
 				@Override
 				protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
-					status[0] = Integer.parseInt(frame.headers().status().toString());
+					if (this.status == -1) {
+						this.status = Integer.parseInt(frame.headers().status().toString());
+						CharSequence type = frame.headers().get("content-type");
+						this.contentType = (type != null) ? type.toString() : null;
+					}
 					ReferenceCountUtil.release(frame);
 				}
 
 				@Override
 				protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+					byte[] bytes = new byte[frame.content().readableBytes()];
+					frame.content().readBytes(bytes);
+					this.body.writeBytes(bytes);
 					frame.release();
 				}
 
 				@Override
 				protected void channelInputClosed(ChannelHandlerContext ctx) {
-					done.countDown();
+					answer.complete(new Answer(this.status, this.contentType, this.body.toByteArray()));
 				}
 
 			}).get(5, TimeUnit.SECONDS);
 			load.request(stream);
-			done.await(5, TimeUnit.SECONDS);
+			Answer result = answer.get(5, TimeUnit.SECONDS);
 			connection.close();
 			socket.close();
-			return status[0];
+			return result;
 		}
 		catch (Exception ex) {
-			return -1;
+			return new Answer(-1, null, new byte[0]);
 		}
 		finally {
 			group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
 		}
+	}
+
+	/**
+	 * One request's answer.
+	 * @param status the status, {@code -1} for none
+	 * @param contentType its {@code content-type}, or {@code null}
+	 * @param body its body
+	 */
+	public record Answer(int status, String contentType, byte[] body) {
 	}
 
 	private Result load(int connections, int streams, int seconds) throws Exception {

@@ -11,6 +11,8 @@ import java.util.Arrays;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.khamsin.benchmark.load.H3Load;
+
 /**
  * Checks a target's answer on a route before it is measured, with a client independent of the load generator (the
  * JDK's for HTTP/1.1, in cleartext and over TLS, where it must be TLS 1.3; curl for HTTP/2, which must be what was
@@ -41,6 +43,16 @@ public final class IntegrityCheck {
 	 * @return the outcome
 	 */
 	public Result check(InetSocketAddress address, Route route, Wire wire) {
+		if (wire.http3()) {
+			if (route.requestBody().length > 0) {
+				return Result.failed(route, "the HTTP/3 check sends GET only, not " + route.method());
+			}
+			H3Load.Answer answer = H3Load.fetch(address, route.path());
+			if (answer.status() < 0) {
+				return Result.failed(route, route.method() + " " + route.path() + ": no answer over HTTP/3");
+			}
+			return verify(route, answer.status(), answer.contentType(), answer.body());
+		}
 		if (wire.http2()) {
 			Curl.Answer answer = Curl.get(address, route, wire);
 			if (answer.status() != 0 && !answer.httpVersion().equals("2")) {

@@ -114,7 +114,7 @@ public final class TargetProcess implements AutoCloseable {
 			case HTTP1 -> answersOn(new Socket());
 			case HTTPS -> answersOn(tlsSocket());
 			case H2C, H2 -> Curl.get(address(), Route.PLAINTEXT, this.launch.wire()).status() == 200;
-			case H3 -> H3Load.probe(address(), Route.PLAINTEXT.path()) == 200;
+			case H3 -> H3Load.fetch(address(), Route.PLAINTEXT.path()).status() == 200;
 		};
 	}
 

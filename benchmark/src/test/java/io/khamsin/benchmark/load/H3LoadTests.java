@@ -44,8 +44,10 @@ class H3LoadTests {
 		server.start();
 		try {
 			InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
-			assertThat(H3Load.probe(address, "/plaintext")).isEqualTo(200);
-			assertThat(H3Load.probe(address, "/elsewhere")).isEqualTo(404);
+			H3Load.Answer hello = H3Load.fetch(address, "/plaintext");
+			assertThat(hello.status()).isEqualTo(200);
+			assertThat(new String(hello.body(), StandardCharsets.US_ASCII)).isEqualTo("Hello, World!");
+			assertThat(H3Load.fetch(address, "/elsewhere").status()).isEqualTo(404);
 			H3Load.Result result = H3Load.run(address, "/plaintext", 2, 20, 1);
 			assertThat(result.succeeded()).isPositive();
 			assertThat(result.rate()).isPositive();
