@@ -18,8 +18,8 @@ import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.Wire;
 
 /**
- * {@code h3}: HTTP/3 over QUIC, 64 connections of 100 concurrent streams each on the status route, requests per
- * second, as {@code h2-streams-tls} measures HTTP/2. The generator is {@link H3Load} (Netty's QUIC client on one
+ * {@code h3}: HTTP/3 over QUIC, 64 connections of 32 concurrent streams each on the status route, requests per
+ * second, as {@code h2-streams-tls} measures HTTP/2 (with 100 streams per connection there). The generator is {@link H3Load} (Netty's QUIC client on one
  * epoll event loop) in a JVM of its own pinned to the load core: h2load, the HTTP/2 generator, has no HTTP/3 in the
  * build Debian ships. Its one event loop, where h2load is C, makes it the likelier limit: the round's note gives the
  * load core's use.
@@ -28,7 +28,12 @@ final class H3StreamsScenario implements Scenario {
 
 	static final int CONNECTIONS = 64;
 
-	static final int STREAMS = 100;
+	/**
+	 * Requests in flight per connection: 32, not h2-streams' 100. Netty's HTTP/3 client, opening 60 or more streams on a
+	 * new connection at once, got no answer at all, from khamsin and from Reactor Netty alike (50 were served); found
+	 * while building this scenario and not yet explained.
+	 */
+	static final int STREAMS = 32;
 
 	@Override
 	public String name() {
