@@ -51,6 +51,13 @@ public abstract class StreamExchangeHandler extends ChannelInboundHandlerAdapter
 
 	private boolean flushPending;
 
+	private boolean flushScheduled;
+
+	private final Runnable flushTask = () -> {
+		this.flushScheduled = false;
+		this.ctx.flush();
+	};
+
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.ctx = ctx;
@@ -105,8 +112,18 @@ public abstract class StreamExchangeHandler extends ChannelInboundHandlerAdapter
 	@Override
 	public final void channelWritabilityChanged(ChannelHandlerContext ctx) {
 		if (this.exchange != null) {
+			if (!ctx.channel().isWritable()) {
+				becameUnwritable(this.exchange);
+			}
 			this.exchange.onWritabilityChanged();
 		}
+	}
+
+	/**
+	 * The stream stopped taking writes while its exchange is on: for a protocol that must act then.
+	 * @param exchange the exchange
+	 */
+	protected void becameUnwritable(HttpExchange exchange) {
 	}
 
 	/** Flush now, or at the end of the read batch the call is in. */
@@ -116,6 +133,20 @@ public abstract class StreamExchangeHandler extends ChannelInboundHandlerAdapter
 		}
 		else {
 			this.ctx.flush();
+		}
+	}
+
+	/**
+	 * Flush what was written without a flush, at the end of the read batch or of the task that wrote it: for a stream
+	 * whose writes complete only when flushed (a QUIC stream), so that a writer waiting for them is not left waiting.
+	 */
+	protected final void flushSoon() {
+		if (this.inRead) {
+			this.flushPending = true;
+		}
+		else if (!this.flushScheduled) {
+			this.flushScheduled = true;
+			this.ctx.executor().execute(this.flushTask);
 		}
 	}
 

@@ -250,6 +250,18 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 		ctx.close();
 	}
 
+	/**
+	 * Keep one write queued while the stream waits for QUIC's credit: an empty DATA frame (two bytes, allowed by RFC
+	 * 9114, section 7.2.1), so that a STOP_SENDING that arrives meanwhile fails it and ends the exchange; with nothing
+	 * queued Netty reports the STOP_SENDING to nobody and the response would wait for ever (seen with both cores busy).
+	 */
+	@Override
+	protected void becameUnwritable(HttpExchange exchange) {
+		if (!this.outputEnded && exchange.isResponseStarted()) {
+			this.ctx.write(new DefaultHttp3DataFrame(Unpooled.EMPTY_BUFFER)).addListener(this.stopped);
+		}
+	}
+
 	private void responseStopped() {
 		logger.debug("HTTP/3 stream {}: the client stopped the response (STOP_SENDING)", this.stream);
 		cancelExchange(new IOException("The client stopped the response (STOP_SENDING)"));
@@ -328,6 +340,11 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 		}
 		if (flush) {
 			flush();
+		}
+		else {
+			// A QUIC stream completes a write only when it is flushed, and the bridge waits for its parts' writes before
+			// it ends a response: unflushed, a part written with flush false held the response's end for ever.
+			flushSoon();
 		}
 		return written;
 	}
