@@ -37,7 +37,7 @@ class SampleAppOverHttp3Tests {
 
 	@BeforeAll
 	static void start() throws Exception {
-		app = new TlsSampleApp(Container.KHAMSIN, "--khamsin.http3.enabled=true", "--server.http2.enabled=true");
+		app = TlsSampleApp.withHttp3();
 		file = new byte[5 * 1024 * 1024 + 11];
 		new Random(3).nextBytes(file);
 		Files.write(app.filesDir().resolve("big.bin"), file);

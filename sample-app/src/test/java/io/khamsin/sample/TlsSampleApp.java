@@ -88,6 +88,15 @@ final class TlsSampleApp implements AutoCloseable {
 		this.port = webServer.getPort();
 	}
 
+	/**
+	 * The app with HTTP/3 turned on as a team would: {@code khamsin.http3.enabled=true} next to HTTP/2 and
+	 * HTTP/1.1, on the same port number.
+	 * @return the running app
+	 */
+	static TlsSampleApp withHttp3() {
+		return new TlsSampleApp(Container.KHAMSIN, "--khamsin.http3.enabled=true", "--server.http2.enabled=true");
+	}
+
 	int port() {
 		return this.port;
 	}
