@@ -293,7 +293,7 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 
 	@Override
 	public ChannelFuture write(Object message, boolean flush, ChannelPromise promise) {
-		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
+		ChannelPromise written = orNew(promise);
 		if (!written.isVoid()) {
 			written.addListener(this.stopped);
 		}
@@ -304,15 +304,7 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 				this.ctx.write(new DefaultHttp3HeadersFrame(headers), written);
 			}
 			else if (message instanceof FullHttpResponse full) {
-				ByteBuf body = full.content();
-				if (body.isReadable()) {
-					this.ctx.write(new DefaultHttp3HeadersFrame(headers), this.ctx.voidPromise());
-					writeLast(new DefaultHttp3DataFrame(body), written);
-				}
-				else {
-					body.release();
-					writeLast(new DefaultHttp3HeadersFrame(headers), written);
-				}
+				writeWhole(headers, full.content(), written);
 			}
 			else {
 				this.ctx.write(new DefaultHttp3HeadersFrame(headers), written);
@@ -322,13 +314,10 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 			// Trailers of a LastHttpContent are not written: the bridge writes none.
 			ByteBuf body = content.content();
 			if (content instanceof LastHttpContent) {
-				if (body.isReadable()) {
-					writeLast(new DefaultHttp3DataFrame(body), written);
-				}
-				else {
-					body.release();
-					endOutput(written);
-				}
+				// An empty last part still goes as a DATA frame (an empty one is two bytes, RFC 9114, section 7.2.1):
+				// the FIN must follow the parts before it, and Netty sends a stream's FIN at once, ahead of the data
+				// the stream still holds back for want of QUIC credit, which the client would then never get.
+				writeLast(new DefaultHttp3DataFrame(body), written);
 			}
 			else {
 				this.ctx.write(new DefaultHttp3DataFrame(body), written);
@@ -350,9 +339,28 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 	}
 
 	/**
-	 * Write the response's last frame, and end the stream's output (FIN) once the frame is written: the FIN is written
-	 * to the stream's channel below the HTTP/3 codec, which may hold frames back (until the QPACK encoder stream is
-	 * open), so it waits for the frame; it leaves in the same flush. {@code written} completes with the FIN.
+	 * Write a whole response: its HEADERS frame and, when it has a body, one DATA frame.
+	 * @param body the body, or {@code null}; released when empty
+	 */
+	private ChannelFuture writeWhole(Http3Headers headers, ByteBuf body, ChannelPromise written) {
+		if (body == null || !body.isReadable()) {
+			if (body != null) {
+				body.release();
+			}
+			writeLast(new DefaultHttp3HeadersFrame(headers), written);
+		}
+		else {
+			this.ctx.write(new DefaultHttp3HeadersFrame(headers), this.ctx.voidPromise());
+			writeLast(new DefaultHttp3DataFrame(body), written);
+		}
+		return written;
+	}
+
+	/**
+	 * Write the response's last frame, and end the stream's output (FIN) once the frame is written: the FIN must wait
+	 * for every frame before it, since Netty writes it to the stream at once, ahead of the frames the HTTP/3 codec (until
+	 * the QPACK encoder stream is open) or the stream (until QUIC grants credit) still hold; it leaves in the same
+	 * flush. {@code written} completes with the FIN.
 	 */
 	private void writeLast(Object frame, ChannelPromise written) {
 		this.ctx.write(frame).addListener((ChannelFuture future) -> {
@@ -379,45 +387,23 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 
 	@Override
 	public ChannelFuture writeFixed(FixedResponseTable.Entry response, boolean headRequest, ChannelPromise promise) {
-		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
-		Http3Headers headers = this.streams.fixedResponses().headers(response);
 		byte[] body = response.body();
-		if (headRequest || body.length == 0) {
-			writeLast(new DefaultHttp3HeadersFrame(headers), written);
-		}
-		else {
-			this.ctx.write(new DefaultHttp3HeadersFrame(headers), this.ctx.voidPromise());
-			writeLast(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(body)), written);
-		}
-		flush();
-		return written;
+		return writeWhole(this.streams.fixedResponses().headers(response),
+				(headRequest || body.length == 0) ? null : Unpooled.wrappedBuffer(body), orNew(promise));
 	}
 
 	@Override
 	public ChannelFuture writeHit(Lookup.Hit hit, ChannelPromise promise) {
-		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
-		Http3Headers headers = Http3HitHeaders.of(hit);
-		ByteBuf body = hit.body();
-		if (body == null || !body.isReadable()) {
-			if (body != null) {
-				body.release();
-			}
-			writeLast(new DefaultHttp3HeadersFrame(headers), written);
-		}
-		else {
-			this.ctx.write(new DefaultHttp3HeadersFrame(headers), this.ctx.voidPromise());
-			writeLast(new DefaultHttp3DataFrame(body), written);
-		}
-		flush();
-		return written;
+		return writeWhole(Http3HitHeaders.of(hit), hit.body(), orNew(promise));
 	}
 
 	@Override
 	public ChannelFuture writeNotModified(Lookup.NotModified notModified, ChannelPromise promise) {
-		ChannelPromise written = (promise != null) ? promise : this.ctx.newPromise();
-		writeLast(new DefaultHttp3HeadersFrame(Http3HitHeaders.of(notModified)), written);
-		flush();
-		return written;
+		return writeWhole(Http3HitHeaders.of(notModified), null, orNew(promise));
+	}
+
+	private ChannelPromise orNew(ChannelPromise promise) {
+		return (promise != null) ? promise : this.ctx.newPromise();
 	}
 
 	@Override
@@ -430,10 +416,7 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 		if (server != null) {
 			headers.set(HttpHeaderNames.SERVER, server);
 		}
-		ChannelPromise written = this.ctx.newPromise();
-		writeLast(new DefaultHttp3HeadersFrame(headers), written);
-		flush();
-		return written;
+		return writeWhole(headers, null, this.ctx.newPromise());
 	}
 
 	@Override

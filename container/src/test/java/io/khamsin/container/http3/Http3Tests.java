@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -117,7 +118,10 @@ class Http3Tests {
 			new Random(13).nextBytes(upload);
 			H3Client.Response echo = client.send("POST", "/echo", upload);
 			assertThat(echo.status()).isEqualTo(200);
-			assertThat(echo.body()).isEqualTo(upload);
+			// Compared by position, as AssertJ's dump of two 4 MiB arrays says nothing: a response's tail once went
+			// missing when Netty sent the stream's FIN ahead of data held back for QUIC's credit.
+			assertThat(Arrays.mismatch(echo.body(), upload)).as("first byte where the echo of %d bytes (%d received) "
+					+ "differs", upload.length, echo.body().length).isEqualTo(-1);
 			H3Client.Response missing = client.send("GET", "/nothing-here", null);
 			assertThat(missing.status()).isEqualTo(404);
 			H3Client.Response download = client.send("GET", "/file", null);
@@ -133,20 +137,21 @@ class Http3Tests {
 	void manyStreamsOfOneConnectionAreServedAtOnceUpToItsLimit() throws Exception {
 		start(true, 2);
 		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
-			// Four waves of half as many streams as the server allows at once, 200 in all, more than one connection's
-			// first grant: each wave is served whole, and the server grants new streams as the old ones end. GETs: the
-			// same waves of POSTs echoed by the application left a response unanswered in two CI runs of three and
-			// in about one run in eight with both cores busy, not explained yet (the single 4 MiB echo above stands).
+			// Four waves of half as many streams as the server allows at once, 200 echoes in all, more than one
+			// connection's first grant: each wave is served whole, and the server grants new streams as the old ones
+			// end. (Whole waves of the limit itself left the client waiting for the server's next grant past the
+			// timeout once in eight runs with both cores busy: open.)
 			for (int wave = 0; wave < 4; wave++) {
 				List<CompletableFuture<H3Client.Response>> responses = new ArrayList<>();
 				for (int i = 0; i < Http3Config.DEFAULT_MAX_BIDIRECTIONAL_STREAMS / 2; i++) {
-					responses.add(client.sendAsync("GET", "/plaintext?stream=" + wave + "-" + i, null, (headers) -> {
-					}));
+					responses.add(client.sendAsync("POST", "/echo", ("stream " + wave + "/" + i).getBytes(),
+							(headers) -> {
+							}));
 				}
-				for (CompletableFuture<H3Client.Response> response : responses) {
-					H3Client.Response done = response.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+				for (int i = 0; i < responses.size(); i++) {
+					H3Client.Response done = responses.get(i).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 					assertThat(done.status()).isEqualTo(200);
-					assertThat(done.text()).isEqualTo("Hello, World!");
+					assertThat(done.text()).isEqualTo("stream " + wave + "/" + i);
 				}
 			}
 			assertThat(client.connection().peerTransportParameters()).isNotNull();
