@@ -132,6 +132,8 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 	 * application has read them.
 	 * @param streamWindowSize How much of a request body a stream takes before the application has read it.
 	 * @param maxUdpPayloadSize Largest UDP payload sent and received (1200 to 65527 bytes).
+	 * @param receiveBufferSize UDP receive buffer each socket asks of the kernel (SO_RCVBUF); packets that arrive while
+	 * it is full are dropped. The kernel caps it at net.core.rmem_max, and khamsin logs a warning when it does.
 	 * @param congestionControl Congestion controller of each connection: cubic, reno or bbr.
 	 * @param earlyData Whether a resuming client may send requests in 0-RTT early data. Off by default: an attacker
 	 * who records such a request can send it again, and the application sees it twice.
@@ -143,7 +145,7 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 	public record Http3Properties(@DefaultValue("false") boolean enabled, @DefaultValue("30s") Duration idleTimeout,
 			@DefaultValue("100") int maxConcurrentStreams, @DefaultValue("3") int maxUnidirectionalStreams,
 			@DefaultValue("10MB") DataSize connectionWindowSize, @DefaultValue("1MB") DataSize streamWindowSize,
-			@DefaultValue("1350B") DataSize maxUdpPayloadSize,
+			@DefaultValue("1350B") DataSize maxUdpPayloadSize, @DefaultValue("4MB") DataSize receiveBufferSize,
 			@DefaultValue("cubic") Http3Config.CongestionControl congestionControl,
 			@DefaultValue("false") boolean earlyData, @DefaultValue("true") boolean retry,
 			@DefaultValue("24h") Duration altSvcMaxAge) {

@@ -115,6 +115,7 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 				.initialMaxData(http3.connectionWindowSize().toBytes())
 				.initialMaxStreamData(http3.streamWindowSize().toBytes())
 				.maxUdpPayloadSize(toInt("khamsin.http3.max-udp-payload-size", http3.maxUdpPayloadSize()))
+				.receiveBufferSize(toInt("khamsin.http3.receive-buffer-size", http3.receiveBufferSize()))
 				.congestionControl(http3.congestionControl())
 				.earlyData(http3.earlyData())
 				.retry(http3.retry())

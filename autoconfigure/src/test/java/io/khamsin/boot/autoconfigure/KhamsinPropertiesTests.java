@@ -72,6 +72,7 @@ class KhamsinPropertiesTests {
 		assertThat(http3.connectionWindowSize().toBytes()).isEqualTo(engine.initialMaxData());
 		assertThat(http3.streamWindowSize().toBytes()).isEqualTo(engine.initialMaxStreamData());
 		assertThat(http3.maxUdpPayloadSize().toBytes()).isEqualTo(engine.maxUdpPayloadSize());
+		assertThat(http3.receiveBufferSize().toBytes()).isEqualTo(engine.receiveBufferSize());
 		assertThat(http3.congestionControl()).isEqualTo(engine.congestionControl());
 		assertThat(http3.earlyData()).isEqualTo(engine.earlyData()).isFalse();
 		assertThat(http3.retry()).isEqualTo(engine.retry()).isTrue();

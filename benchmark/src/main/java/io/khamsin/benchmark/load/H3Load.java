@@ -12,6 +12,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
@@ -205,6 +206,9 @@ public final class H3Load {
 			.build();
 		return new Bootstrap().group(group)
 			.channel(EpollDatagramChannel.class)
+			// Every connection's packets arrive on this one socket: the kernel's default buffer (208 KiB) dropped some
+			// under load, and each drop costs a QUIC loss recovery that the run would count against the server.
+			.option(ChannelOption.SO_RCVBUF, 4 * 1024 * 1024)
 			.handler(Http3.newQuicClientCodecBuilder()
 				.sslContext(ssl)
 				.maxIdleTimeout(30_000, TimeUnit.MILLISECONDS)

@@ -109,18 +109,32 @@ public final class Http3Listener implements Listener {
 			if (reusePort) {
 				for (Iterator<?> it = reactors.iterator(); it.hasNext();) {
 					EventLoop loop = (EventLoop) it.next();
-					sockets.add(bind(transport, loop, bindAddress, dispatcher, metrics, true));
+					sockets.add(bind(transport, loop, bindAddress, dispatcher, metrics, true, config));
 				}
 			}
 			else {
-				sockets.add(bind(transport, reactors.next(), bindAddress, dispatcher, metrics, false));
+				sockets.add(bind(transport, reactors.next(), bindAddress, dispatcher, metrics, false, config));
 			}
 		}
 		catch (RuntimeException ex) {
 			sockets.forEach(Channel::close);
 			throw ex;
 		}
+		warnIfReceiveBufferCapped(sockets.get(0), config.receiveBufferSize());
 		return new Http3Listener(sockets, gso);
+	}
+
+	/**
+	 * The kernel silently caps a socket's receive buffer at {@code net.core.rmem_max} (Linux reports twice the size it
+	 * grants, for its own bookkeeping): say so once, with what to do, since a small buffer drops packets under load.
+	 */
+	private static void warnIfReceiveBufferCapped(Channel socket, int asked) {
+		Integer granted = socket.config().getOption(ChannelOption.SO_RCVBUF);
+		if (granted != null && granted < asked) {
+			logger.warn("khamsin's HTTP/3 sockets got a UDP receive buffer of {} bytes, not the {} of "
+					+ "khamsin.http3.receive-buffer-size: packets that arrive while it is full are dropped. Raise the "
+					+ "kernel's limit (sysctl -w net.core.rmem_max={}) or lower the setting", granted, asked, asked);
+		}
 	}
 
 	/**
@@ -152,10 +166,11 @@ public final class Http3Listener implements Listener {
 	}
 
 	private static Channel bind(ResolvedTransport transport, EventLoop loop, InetSocketAddress address,
-			ChannelHandler dispatcher, KhamsinMetrics metrics, boolean reusePort) {
+			ChannelHandler dispatcher, KhamsinMetrics metrics, boolean reusePort, Http3Config config) {
 		Bootstrap bootstrap = new Bootstrap().group(loop)
 			.channel(datagramChannel(transport.transport()))
 			.option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+			.option(ChannelOption.SO_RCVBUF, config.receiveBufferSize())
 			.handler(new ChannelInitializer<Channel>() {
 
 				@Override
