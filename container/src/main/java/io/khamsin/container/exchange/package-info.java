@@ -5,6 +5,9 @@
  * response; it keeps the request's clock and writes its access log line. A protocol joins by implementing
  * {@link io.khamsin.container.exchange.ExchangeChannel} (how its requests are answered) and
  * {@link io.khamsin.container.bridge.ConnectionInfo} (what its connection is, most simply as a
- * {@link io.khamsin.container.exchange.ConnectionHandler}).
+ * {@link io.khamsin.container.exchange.ConnectionHandler}). Protocols whose requests are streams of one connection
+ * (HTTP/2, HTTP/3) share {@link io.khamsin.container.exchange.StreamExchangeHandler} with its
+ * {@link io.khamsin.container.exchange.BodyReadTimer}, and build their field sections with
+ * {@link io.khamsin.container.exchange.FieldSections}.
  */
 package io.khamsin.container.exchange;

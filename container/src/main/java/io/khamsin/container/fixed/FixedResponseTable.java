@@ -36,17 +36,7 @@ public final class FixedResponseTable {
 	 * Prepare the configured fixed responses.
 	 * @param fixedResponses the fixed responses
 	 * @param serverHeader the {@code Server} header every response carries, or {@code null}
-	 * @return the table
-	 */
-	public static FixedResponseTable of(List<FixedResponse> fixedResponses, String serverHeader) {
-		return of(fixedResponses, serverHeader, null);
-	}
-
-	/**
-	 * Prepare the configured fixed responses of a server that announces HTTP/3.
-	 * @param fixedResponses the fixed responses
-	 * @param serverHeader the {@code Server} header every response carries, or {@code null}
-	 * @param altSvc the {@code Alt-Svc} header every response carries, or {@code null}
+	 * @param altSvc the {@code Alt-Svc} header every response carries (HTTP/3 is on), or {@code null}
 	 * @return the table
 	 */
 	public static FixedResponseTable of(List<FixedResponse> fixedResponses, String serverHeader, String altSvc) {
