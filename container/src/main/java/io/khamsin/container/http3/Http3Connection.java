@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.exchange.ConnectionHandler;
 import io.khamsin.container.metrics.Protocol;
+import io.khamsin.container.metrics.QuicCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.TlsFigures;
 import io.khamsin.container.tls.QuicTlsContexts;
@@ -25,8 +26,8 @@ import io.khamsin.container.transport.ConnectionSecurity;
 /**
  * What a QUIC connection that speaks HTTP/3 is to khamsin, as a handler of the connection's channel: the
  * {@link io.khamsin.container.bridge.ConnectionInfo} its request streams share (its addresses are the UDP peer's, not
- * the connection IDs the channel's own are), its handshake in the TLS figures, the count of its open request streams,
- * and its part in a graceful shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114,
+ * the connection IDs the channel's own are), its handshake in the TLS figures, the count of its open request streams
+ * (in the reactor's QUIC figures too), and its part in a graceful shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114,
  * section 5.2), then the close once the streams it took are answered.
  */
 final class Http3Connection extends ConnectionHandler {
@@ -40,6 +41,8 @@ final class Http3Connection extends ConnectionHandler {
 
 	private final TlsFigures.Reactor handshakes;
 
+	private final QuicCounters quic;
+
 	private long connectedAtMillis;
 
 	private QuicChannel channel;
@@ -50,16 +53,38 @@ final class Http3Connection extends ConnectionHandler {
 
 	private boolean draining;
 
+	private boolean closed;
+
 	Http3Connection(ConnectionSecurity security, ReactorMetrics reactor, TlsFigures.Reactor handshakes) {
 		super(security);
 		this.reactor = reactor;
 		this.handshakes = handshakes;
+		this.quic = reactor.quic();
 	}
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.channel = (QuicChannel) ctx.channel();
 		this.connectedAtMillis = System.currentTimeMillis();
+		this.quic.connectionOpened();
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext ctx) {
+		connectionEnded();
+		ctx.fireChannelInactive();
+	}
+
+	@Override
+	public void handlerRemoved(ChannelHandlerContext ctx) {
+		connectionEnded();
+	}
+
+	private void connectionEnded() {
+		if (!this.closed) {
+			this.closed = true;
+			this.quic.connectionClosed();
+		}
 	}
 
 	@Override
@@ -104,12 +129,14 @@ final class Http3Connection extends ConnectionHandler {
 		}
 		this.nextStreamId = Math.max(this.nextStreamId, id + 4);
 		this.openStreams++;
+		this.quic.streamOpened();
 		return true;
 	}
 
 	/** A request stream that {@link #streamOpened} served closed. */
 	void streamClosed() {
 		this.openStreams--;
+		this.quic.streamClosed();
 		if (this.draining && this.openStreams == 0) {
 			close();
 		}

@@ -39,6 +39,7 @@ import io.khamsin.container.tls.QuicTlsContexts;
 import io.khamsin.container.transport.ConnectionInitializer;
 import io.khamsin.container.transport.Listener;
 import io.khamsin.container.transport.ListenerInfo;
+import io.khamsin.container.transport.ListenerSocket;
 import io.khamsin.container.transport.PortInUseException;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.Transport;
@@ -65,11 +66,12 @@ public final class Http3Listener implements Listener {
 
 	private final boolean gso;
 
-	private Http3Listener(List<Channel> sockets, boolean gso) {
+	private Http3Listener(List<Channel> sockets, boolean gso, ResolvedTransport transport, KhamsinMetrics metrics) {
 		this.sockets = List.copyOf(sockets);
 		this.gso = gso;
-		this.info = new ListenerInfo((InetSocketAddress) sockets.get(0).localAddress(), sockets.size(),
-				List.of(Http3Initializer.PROTOCOL), Http3Initializer.TLS);
+		this.info = new ListenerInfo((InetSocketAddress) sockets.get(0).localAddress(),
+				ListenerSocket.of(sockets, ListenerSocket.UDP, transport, metrics), List.of(Http3Initializer.PROTOCOL),
+				Http3Initializer.TLS);
 	}
 
 	/**
@@ -120,7 +122,7 @@ public final class Http3Listener implements Listener {
 			sockets.forEach(Channel::close);
 			throw ex;
 		}
-		return new Http3Listener(sockets, gso);
+		return new Http3Listener(sockets, gso, transport, metrics);
 	}
 
 	/**
