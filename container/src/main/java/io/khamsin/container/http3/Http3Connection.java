@@ -9,8 +9,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http3.DefaultHttp3GoAwayFrame;
 import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicConnectionStats;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +29,7 @@ import io.khamsin.container.transport.ConnectionSecurity;
  * What a QUIC connection that speaks HTTP/3 is to khamsin, as a handler of the connection's channel: the
  * {@link io.khamsin.container.bridge.ConnectionInfo} its request streams share (its addresses are the UDP peer's, not
  * the connection IDs the channel's own are), its handshake in the TLS figures, the count of its open request streams
- * (in the reactor's QUIC figures too), and its part in a graceful shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114,
+ * (in the reactor's QUIC figures too, with the packets it sent, received and lost once it closes), and its part in a graceful shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114,
  * section 5.2), then the close once the streams it took are answered.
  */
 final class Http3Connection extends ConnectionHandler {
@@ -81,10 +83,19 @@ final class Http3Connection extends ConnectionHandler {
 	}
 
 	private void connectionEnded() {
-		if (!this.closed) {
-			this.closed = true;
-			this.quic.connectionClosed();
+		if (this.closed) {
+			return;
 		}
+		this.closed = true;
+		this.quic.connectionClosed();
+		// quiche's figures outlive the connection: Netty keeps them when it frees the connection at its close, and
+		// answers at once on the connection's reactor.
+		this.channel.collectStats().addListener((Future<QuicConnectionStats> stats) -> {
+			QuicConnectionStats figures = stats.getNow();
+			if (figures != null) {
+				this.quic.packets(figures.sent(), figures.recv(), figures.lost());
+			}
+		});
 	}
 
 	@Override

@@ -35,6 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.QuicCounters;
 import io.khamsin.container.tls.QuicTlsContexts;
 import io.khamsin.container.transport.ConnectionInitializer;
 import io.khamsin.container.transport.Listener;
@@ -100,7 +101,7 @@ public final class Http3Listener implements Listener {
 			protected void initChannel(Channel channel, int localConnectionIdLength,
 					QuicConnectionIdGenerator idGenerator) {
 				channel.pipeline().addLast(codec(config, tls, tokenKey, gso, localConnectionIdLength, idGenerator,
-						connections));
+						connections, metrics.reactor(channel.eventLoop()).quic()));
 			}
 
 		};
@@ -193,7 +194,8 @@ public final class Http3Listener implements Listener {
 	}
 
 	private static ChannelHandler codec(Http3Config config, QuicTlsContexts tls, byte[] tokenKey, boolean gso,
-			int localConnectionIdLength, QuicConnectionIdGenerator idGenerator, ConnectionInitializer connections) {
+			int localConnectionIdLength, QuicConnectionIdGenerator idGenerator, ConnectionInitializer connections,
+			QuicCounters figures) {
 		QuicServerCodecBuilder builder = Http3.newQuicServerCodecBuilder()
 			.sslContext(tls.context())
 			.maxIdleTimeout(config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -207,7 +209,7 @@ public final class Http3Listener implements Listener {
 			.congestionControlAlgorithm(QuicCongestionControlAlgorithm.valueOf(config.congestionControl().name()))
 			.localConnectionIdLength(localConnectionIdLength)
 			.connectionIdAddressGenerator(idGenerator)
-			.tokenHandler(config.retry() ? new RetryTokens(tokenKey) : RetryTokens.NONE)
+			.tokenHandler(config.retry() ? new RetryTokens(tokenKey, figures) : RetryTokens.NONE)
 			.handler(connections);
 		if (gso) {
 			builder.option(QuicChannelOption.SEGMENTED_DATAGRAM_PACKET_ALLOCATOR,

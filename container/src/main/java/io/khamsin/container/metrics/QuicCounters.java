@@ -4,9 +4,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The QUIC figures of one reactor: its open HTTP/3 connections and request streams. Plain counters written by the
- * reactor's thread alone with release stores, as {@link ReactorMetrics} keeps its own; {@link KhamsinMetrics} merges
- * the reactors when read.
+ * The QUIC figures of one reactor: its open HTTP/3 connections and request streams, the Retry packets its UDP socket
+ * sent and the address-validation tokens it refused (RFC 9000, section 8.1), and the packets its connections sent,
+ * received and lost, added when each connection closes (quiche counts them per connection). Plain counters written
+ * by the reactor's thread alone with release stores, as {@link ReactorMetrics} keeps its own; {@link KhamsinMetrics}
+ * merges the reactors when read.
  */
 public final class QuicCounters {
 
@@ -18,7 +20,17 @@ public final class QuicCounters {
 
 	private static final int STREAMS_CLOSED = 3;
 
-	private static final int COUNTERS = 4;
+	private static final int RETRIES_SENT = 4;
+
+	private static final int TOKENS_REJECTED = 5;
+
+	private static final int PACKETS_SENT = 6;
+
+	private static final int PACKETS_RECEIVED = 7;
+
+	private static final int PACKETS_LOST = 8;
+
+	private static final int COUNTERS = 9;
 
 	// Padding on both sides keeps two reactors' counters off the same cache line.
 	private static final int PAD = 8;
@@ -41,6 +53,28 @@ public final class QuicCounters {
 	/** Count an HTTP/3 connection that closed. */
 	public void connectionClosed() {
 		add(CONNECTIONS_CLOSED, 1);
+	}
+
+	/**
+	 * Add the packets of a connection that closed.
+	 * @param sent the packets it sent
+	 * @param received the packets it received
+	 * @param lost the packets it sent that were lost
+	 */
+	public void packets(long sent, long received, long lost) {
+		add(PACKETS_SENT, sent);
+		add(PACKETS_RECEIVED, received);
+		add(PACKETS_LOST, lost);
+	}
+
+	/** Count a Retry sent to a new client, which must echo its token to get a connection. */
+	public void retrySent() {
+		add(RETRIES_SENT, 1);
+	}
+
+	/** Count an Initial packet dropped for its token: forged, expired, or issued to another address. */
+	public void tokenRejected() {
+		add(TOKENS_REJECTED, 1);
 	}
 
 	/** Count a request stream that opened and is served. */
@@ -66,7 +100,8 @@ public final class QuicCounters {
 		long opened = get(CONNECTIONS_OPENED);
 		long streams = get(STREAMS_OPENED);
 		return new QuicSnapshot(this.name, Math.max(0, opened - get(CONNECTIONS_CLOSED)), opened,
-				Math.max(0, streams - get(STREAMS_CLOSED)), streams);
+				Math.max(0, streams - get(STREAMS_CLOSED)), streams, get(RETRIES_SENT), get(TOKENS_REJECTED),
+				get(PACKETS_SENT), get(PACKETS_RECEIVED), get(PACKETS_LOST));
 	}
 
 }
