@@ -25,18 +25,21 @@ import io.khamsin.container.egress.EgressMode;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.HandshakeCounts;
 import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.QuicSnapshot;
 import io.khamsin.container.metrics.ReactorSnapshot;
 import io.khamsin.container.metrics.TlsFigures;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsContexts;
 import io.khamsin.container.tls.TlsMaterial;
 import io.khamsin.container.transport.ListenerInfo;
+import io.khamsin.container.transport.ListenerSocket;
 import io.khamsin.container.transport.ResolvedTransport;
 
 /**
  * {@link Endpoint @Endpoint} that tells what khamsin runs and how it is doing: version, transport, listener
- * mode, reactors with their connections and load, the listeners with the protocols and TLS each offers (provider,
- * versions, the certificates served and the handshakes counted), guards with their settings and counts, and the
+ * mode, reactors with their connections and load, the listeners with their sockets and the protocols and TLS each
+ * offers (provider, versions, the certificates served and the handshakes counted), the open QUIC connections and
+ * request streams of each reactor, guards with their settings and counts, and the
  * egress modes available, with the reason when one is not. Everything
  * but the version is read from the running server.
  */
@@ -64,7 +67,7 @@ public class KhamsinEndpoint {
 		KhamsinServer server = server();
 		if (server == null) {
 			return new KhamsinDescriptor(VERSION, null, List.of(), this.metrics.reactors(), this.metrics.totals(), null,
-					null, List.of(), fileBodies(), metricsDescriptor());
+					null, null, List.of(), fileBodies(), metricsDescriptor());
 		}
 		ResolvedTransport transport = server.transport();
 		KhamsinServerConfig config = server.config();
@@ -75,8 +78,8 @@ public class KhamsinEndpoint {
 				listeners.stream().map(ListenerDescriptor::of).toList());
 		return new KhamsinDescriptor(VERSION, serverDescriptor, server.protocols(), this.metrics.reactors(),
 				this.metrics.totals(), new GuardsDescriptor(settings(config), counts()),
-				TlsDescriptor.of(listeners, server.tls(), server.metrics().tls()), server.egressModes(), fileBodies(),
-				metricsDescriptor());
+				TlsDescriptor.of(listeners, server.tls(), server.metrics().tls()),
+				QuicDescriptor.of(listeners, server.metrics()), server.egressModes(), fileBodies(), metricsDescriptor());
 	}
 
 	private List<FileBodies> fileBodies() {
@@ -139,13 +142,15 @@ public class KhamsinEndpoint {
 	 * @param totals the sum over every reactor since start
 	 * @param guards the guards' settings and counts, or {@code null} without a server
 	 * @param tls the TLS of its listeners, or {@code null} without a server
+	 * @param quic the QUIC connections and request streams of each reactor, or {@code null} when no listener serves
+	 * HTTP/3
 	 * @param egress the egress modes of its listeners
 	 * @param fileBodies how many file bodies left by each way, and why, since start
 	 * @param metrics what the engine records
 	 */
 	public record KhamsinDescriptor(String version, ServerDescriptor server, List<String> protocols,
 			List<ReactorSnapshot> reactors, ReactorSnapshot totals, GuardsDescriptor guards, TlsDescriptor tls,
-			List<EgressMode> egress, List<FileBodies> fileBodies, MetricsDescriptor metrics) {
+			QuicDescriptor quic, List<EgressMode> egress, List<FileBodies> fileBodies, MetricsDescriptor metrics) {
 
 	}
 
@@ -182,15 +187,53 @@ public class KhamsinEndpoint {
 	 *
 	 * @param address the address it listens on
 	 * @param port its port
-	 * @param sockets its listening sockets
+	 * @param sockets how many sockets it bound
 	 * @param protocols the protocols it offers, by their ALPN names
 	 * @param tls its TLS provider, or {@code none}
+	 * @param boundSockets each of its sockets
 	 */
-	public record ListenerDescriptor(String address, int port, int sockets, List<String> protocols, String tls) {
+	public record ListenerDescriptor(String address, int port, int sockets, List<String> protocols, String tls,
+			List<SocketDescriptor> boundSockets) {
 
 		static ListenerDescriptor of(ListenerInfo listener) {
 			return new ListenerDescriptor(listener.address().getAddress().getHostAddress(), listener.address().getPort(),
-					listener.sockets(), listener.protocols(), listener.tls());
+					listener.sockets(), listener.protocols(), listener.tls(),
+					listener.boundSockets().stream().map(SocketDescriptor::of).toList());
+		}
+
+	}
+
+	/**
+	 * A socket of a listener.
+	 *
+	 * @param address the address it is bound to
+	 * @param port its port
+	 * @param type {@code tcp} (listening) or {@code udp} (QUIC)
+	 * @param transport the I/O transport it runs on
+	 * @param reactor the reactor that reads it, as {@code reactors} names it
+	 */
+	public record SocketDescriptor(String address, int port, String type, String transport, String reactor) {
+
+		static SocketDescriptor of(ListenerSocket socket) {
+			return new SocketDescriptor(socket.localAddress().getAddress().getHostAddress(),
+					socket.localAddress().getPort(), socket.type(), socket.transport(), socket.reactor());
+		}
+
+	}
+
+	/**
+	 * QUIC, read from the running server.
+	 *
+	 * @param reactors each running reactor's HTTP/3 connections and request streams, as {@code reactors} names it
+	 * @param totals the sum over every reactor since start
+	 */
+	public record QuicDescriptor(List<QuicSnapshot> reactors, QuicSnapshot totals) {
+
+		static QuicDescriptor of(List<ListenerInfo> listeners, KhamsinMetrics metrics) {
+			if (listeners.stream().noneMatch(ListenerInfo::udp)) {
+				return null;
+			}
+			return new QuicDescriptor(metrics.quic(), metrics.quicTotals());
 		}
 
 	}

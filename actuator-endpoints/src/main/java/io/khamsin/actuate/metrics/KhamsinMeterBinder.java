@@ -34,6 +34,9 @@ import io.khamsin.container.metrics.LatencyListener;
  * {@code khamsin.bytes.received}, {@code .sent}; {@code khamsin.guard.events} tagged {@code guard};
  * {@code khamsin.tls.handshakes} tagged {@code result} ({@code full}, {@code resumed}) and
  * {@code khamsin.tls.handshake.failures} tagged {@code reason}, and {@code khamsin.tls.closed.before.hello}.
+ * <li>{@code khamsin.quic.connections.active}, {@code khamsin.quic.streams.active}; {@code khamsin.quic.retries},
+ * {@code khamsin.quic.tokens.rejected}; {@code khamsin.quic.packets} tagged {@code direction} ({@code sent},
+ * {@code received}) and {@code khamsin.quic.packets.lost}, summed over the HTTP/3 connections as each closes.
  * </ul>
  * The event loops never touch a Micrometer meter: a background thread drains the engine's latency histograms
  * once per {@code drainInterval} and records what they hold into the timers, and the counts are read on scrape.
@@ -113,6 +116,7 @@ public final class KhamsinMeterBinder implements MeterBinder, AutoCloseable {
 			.description("Connections to a TLS port that closed before they sent a byte (TCP health checks, port "
 					+ "scans): no handshake, so neither made nor failed")
 			.register(registry);
+		bindQuic(registry, metrics);
 		if (!metrics.enabled()) {
 			return;
 		}
@@ -129,6 +133,32 @@ public final class KhamsinMeterBinder implements MeterBinder, AutoCloseable {
 			.register(registry);
 		metrics.addLatencyListener(new TimerFeed(registry, this.timerSettings));
 		startDrainer();
+	}
+
+	private static void bindQuic(MeterRegistry registry, KhamsinMetrics metrics) {
+		Gauge.builder("khamsin.quic.connections.active", metrics, (m) -> m.quicTotals().connectionsOpen())
+			.description("HTTP/3 connections open now")
+			.register(registry);
+		Gauge.builder("khamsin.quic.streams.active", metrics, (m) -> m.quicTotals().streamsOpen())
+			.description("HTTP/3 request streams open now")
+			.register(registry);
+		FunctionCounter.builder("khamsin.quic.retries", metrics, (m) -> m.quicTotals().retriesSent())
+			.description("QUIC Retry packets sent: new clients asked to echo a token that proves their address")
+			.register(registry);
+		FunctionCounter.builder("khamsin.quic.tokens.rejected", metrics, (m) -> m.quicTotals().tokensRejected())
+			.description("QUIC Initial packets dropped for a token that was forged, expired or issued to another address")
+			.register(registry);
+		FunctionCounter.builder("khamsin.quic.packets", metrics, (m) -> m.quicTotals().packetsSent())
+			.description("QUIC packets of the HTTP/3 connections closed since start")
+			.tag("direction", "sent")
+			.register(registry);
+		FunctionCounter.builder("khamsin.quic.packets", metrics, (m) -> m.quicTotals().packetsReceived())
+			.description("QUIC packets of the HTTP/3 connections closed since start")
+			.tag("direction", "received")
+			.register(registry);
+		FunctionCounter.builder("khamsin.quic.packets.lost", metrics, (m) -> m.quicTotals().packetsLost())
+			.description("QUIC packets sent by the HTTP/3 connections closed since start that were lost")
+			.register(registry);
 	}
 
 	private synchronized void startDrainer() {

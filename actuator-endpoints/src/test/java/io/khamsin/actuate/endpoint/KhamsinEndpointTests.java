@@ -2,21 +2,31 @@ package io.khamsin.actuate.endpoint;
 
 import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.web.server.reactive.context.ReactiveWebServerApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.http.server.reactive.HttpHandler;
+import reactor.core.publisher.Mono;
 
 import io.khamsin.actuate.endpoint.KhamsinEndpoint.CertificateDescriptor;
 import io.khamsin.actuate.endpoint.KhamsinEndpoint.HandshakesDescriptor;
 import io.khamsin.actuate.endpoint.KhamsinEndpoint.KhamsinDescriptor;
+import io.khamsin.actuate.endpoint.KhamsinEndpoint.QuicDescriptor;
+import io.khamsin.actuate.endpoint.KhamsinEndpoint.SocketDescriptor;
 import io.khamsin.actuate.endpoint.KhamsinEndpoint.TlsDescriptor;
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.egress.EgressMode;
+import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.metrics.QuicSnapshot;
+import io.khamsin.container.metrics.ReactorSnapshot;
+import io.khamsin.container.test.H3Client;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TlsClient;
@@ -109,6 +119,77 @@ class KhamsinEndpointTests {
 			assertThat(served.certificates().get(0).notAfter()).isEqualTo(localhost.certificate().getNotAfter().toInstant());
 			assertThat(mode(khamsin, "sendfile").available()).isFalse();
 			assertThat(mode(khamsin, "ktls").reason()).startsWith("khamsin.egress.ktls=auto: ");
+		}
+	}
+
+	@Test
+	void aServerOverHttp3ReportsItsUdpSocketsAndTheOpenConnectionsAndStreamsOfEachReactor() throws Exception {
+		TestCertificates certificates = TestCertificates.create();
+		TlsConfig tls = TlsConfig.builder(certificates.server("localhost", "127.0.0.1").material("localhost")).build();
+		CompletableFuture<Void> gate = new CompletableFuture<>();
+		try (ReactiveWebServerApplicationContext context = new ReactiveWebServerApplicationContext()) {
+			KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(0);
+			factory.setMetrics(this.metrics);
+			factory.addConfigCustomizers(
+					(config) -> config.tls(tls).reactors(2).http3(Http3Config.builder().enabled(true).build()));
+			context.registerBean("webServerFactory", KhamsinReactiveWebServerFactory.class, () -> factory);
+			context.registerBean("httpHandler", HttpHandler.class,
+					() -> (request, response) -> Mono.fromFuture(gate).then(response.setComplete()));
+			context.refresh();
+			int port = ((KhamsinWebServer) context.getWebServer()).getPort();
+			KhamsinEndpoint endpoint = new KhamsinEndpoint(this.metrics, context);
+			List<String> reactors = endpoint.khamsin().reactors().stream().map(ReactorSnapshot::name).toList();
+			assertThat(endpoint.khamsin().server().listeners()).hasSize(2).last().satisfies((udp) -> {
+				assertThat(udp.port()).isEqualTo(port);
+				assertThat(udp.protocols()).containsExactly("h3");
+				assertThat(udp.boundSockets()).hasSize(udp.sockets()).allSatisfy((socket) -> {
+					assertThat(socket.type()).isEqualTo("udp");
+					assertThat(socket.port()).isEqualTo(port);
+					assertThat(socket.transport()).isEqualTo(endpoint.khamsin().server().transport());
+					assertThat(socket.reactor()).isIn(reactors);
+				});
+				// One socket per reactor where SO_REUSEPORT is offered (io_uring, epoll), else one.
+				assertThat(udp.sockets()).isIn(1, reactors.size());
+				assertThat(udp.boundSockets()).extracting(SocketDescriptor::reactor).doesNotHaveDuplicates();
+			});
+			assertThat(endpoint.khamsin().server().listeners().get(0).boundSockets())
+				.extracting(SocketDescriptor::type)
+				.containsOnly("tcp");
+			assertThat(endpoint.khamsin().quic().totals().connectionsOpen()).isZero();
+			try (H3Client client = new H3Client(port, certificates.ca())) {
+				CompletableFuture<H3Client.Response> held = client.sendAsync("GET", "/", null, (headers) -> {
+				});
+				await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+					QuicDescriptor quic = endpoint.khamsin().quic();
+					assertThat(quic.totals().connectionsOpen()).isEqualTo(1);
+					assertThat(quic.totals().streamsOpen()).isEqualTo(1);
+					assertThat(quic.reactors()).extracting(QuicSnapshot::name).containsExactlyElementsOf(reactors);
+					assertThat(quic.reactors()).filteredOn((reactor) -> reactor.connectionsOpen() == 1)
+						.singleElement()
+						.satisfies((reactor) -> assertThat(reactor.streamsOpen()).isEqualTo(1));
+				});
+				gate.complete(null);
+				assertThat(held.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(endpoint.khamsin().quic().totals().streamsOpen()).isZero());
+			}
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+				QuicSnapshot totals = endpoint.khamsin().quic().totals();
+				assertThat(totals.connectionsOpen()).isZero();
+				assertThat(totals.connections()).isEqualTo(1);
+				assertThat(totals.streams()).isEqualTo(1);
+			});
+		}
+	}
+
+	@Test
+	void aServerWithoutHttp3HasNoQuicFigures() {
+		try (ReactiveWebServerApplicationContext context = new ReactiveWebServerApplicationContext()) {
+			context.registerBean("webServerFactory", KhamsinReactiveWebServerFactory.class,
+					() -> new KhamsinReactiveWebServerFactory(0));
+			context.registerBean("httpHandler", HttpHandler.class, () -> (request, response) -> response.setComplete());
+			context.refresh();
+			assertThat(new KhamsinEndpoint(this.metrics, context).khamsin().quic()).isNull();
 		}
 	}
 

@@ -27,8 +27,10 @@ import io.khamsin.actuate.metrics.KhamsinMeterBinder.TimerSettings;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.guard.Guard;
+import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.MetricsConfig;
+import io.khamsin.container.test.H3Client;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TestRoutes;
@@ -177,6 +179,40 @@ class KhamsinMeterBinderTests {
 		assertThat(this.registry.scrape()).contains("khamsin_tls_handshakes_total{result=\"resumed\"} 1.0",
 				"khamsin_tls_handshake_failures_total{reason=\"cleartext\"} 1.0",
 				"khamsin_tls_closed_before_hello_total 1.0");
+	}
+
+	@Test
+	void quicRetriesAndThePacketsOfClosedConnectionsAreCounted() throws Exception {
+		TestCertificates certificates = TestCertificates.create();
+		TlsConfig tls = TlsConfig.builder(certificates.server("localhost", "127.0.0.1").material("localhost")).build();
+		start(MetricsConfig.defaults(), KhamsinServerConfig.builder()
+			.reactors(2)
+			.tls(tls)
+			.http3(Http3Config.builder().enabled(true).build())
+			.build());
+		assertThat(this.registry.get("khamsin.quic.retries").functionCounter().count()).isZero();
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			assertThat(client.send("GET", "/plaintext", null).text()).isEqualTo("Hello, World!");
+			assertThat(this.registry.get("khamsin.quic.connections.active").gauge().value()).isEqualTo(1);
+			// The new client was sent a Retry (retry is on by default) and echoed its token.
+			assertThat(this.registry.get("khamsin.quic.retries").functionCounter().count()).isGreaterThanOrEqualTo(1);
+			assertThat(packets("sent")).as("counted when the connection closes").isZero();
+		}
+		await().atMost(WAIT).untilAsserted(() -> {
+			assertThat(this.registry.get("khamsin.quic.connections.active").gauge().value()).isZero();
+			// A handshake, the HTTP/3 control streams, a request and its response, in each direction.
+			assertThat(packets("sent")).isGreaterThanOrEqualTo(3);
+			assertThat(packets("received")).isGreaterThanOrEqualTo(3);
+		});
+		assertThat(this.registry.get("khamsin.quic.packets.lost").functionCounter().count()).isNotNegative();
+		assertThat(this.registry.get("khamsin.quic.tokens.rejected").functionCounter().count()).isZero();
+		assertThat(this.registry.scrape()).contains("khamsin_quic_retries_total",
+				"khamsin_quic_packets_total{direction=\"sent\"}", "khamsin_quic_packets_lost_total",
+				"khamsin_quic_streams_active");
+	}
+
+	private double packets(String direction) {
+		return this.registry.get("khamsin.quic.packets").tag("direction", direction).functionCounter().count();
 	}
 
 	private double handshakes(String result) {

@@ -9,14 +9,17 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http3.DefaultHttp3GoAwayFrame;
 import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicConnectionStats;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.exchange.ConnectionHandler;
 import io.khamsin.container.metrics.Protocol;
+import io.khamsin.container.metrics.QuicCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.TlsFigures;
 import io.khamsin.container.tls.QuicTlsContexts;
@@ -25,8 +28,8 @@ import io.khamsin.container.transport.ConnectionSecurity;
 /**
  * What a QUIC connection that speaks HTTP/3 is to khamsin, as a handler of the connection's channel: the
  * {@link io.khamsin.container.bridge.ConnectionInfo} its request streams share (its addresses are the UDP peer's, not
- * the connection IDs the channel's own are), its handshake in the TLS figures, the count of its open request streams,
- * and its part in a graceful shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114,
+ * the connection IDs the channel's own are), its handshake in the TLS figures, the count of its open request streams
+ * (in the reactor's QUIC figures too, with the packets it sent, received and lost once it closes), and its part in a graceful shutdown: a {@code GOAWAY} that names the first stream it will not serve (RFC 9114,
  * section 5.2), then the close once the streams it took are answered.
  */
 final class Http3Connection extends ConnectionHandler {
@@ -40,6 +43,8 @@ final class Http3Connection extends ConnectionHandler {
 
 	private final TlsFigures.Reactor handshakes;
 
+	private final QuicCounters quic;
+
 	private long connectedAtMillis;
 
 	private QuicChannel channel;
@@ -50,16 +55,47 @@ final class Http3Connection extends ConnectionHandler {
 
 	private boolean draining;
 
+	private boolean closed;
+
 	Http3Connection(ConnectionSecurity security, ReactorMetrics reactor, TlsFigures.Reactor handshakes) {
 		super(security);
 		this.reactor = reactor;
 		this.handshakes = handshakes;
+		this.quic = reactor.quic();
 	}
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.channel = (QuicChannel) ctx.channel();
 		this.connectedAtMillis = System.currentTimeMillis();
+		this.quic.connectionOpened();
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext ctx) {
+		connectionEnded();
+		ctx.fireChannelInactive();
+	}
+
+	@Override
+	public void handlerRemoved(ChannelHandlerContext ctx) {
+		connectionEnded();
+	}
+
+	private void connectionEnded() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		this.quic.connectionClosed();
+		// quiche's figures outlive the connection: Netty keeps them when it frees the connection at its close, and
+		// answers at once on the connection's reactor.
+		this.channel.collectStats().addListener((Future<QuicConnectionStats> stats) -> {
+			QuicConnectionStats figures = stats.getNow();
+			if (figures != null) {
+				this.quic.packets(figures.sent(), figures.recv(), figures.lost());
+			}
+		});
 	}
 
 	@Override
@@ -104,12 +140,14 @@ final class Http3Connection extends ConnectionHandler {
 		}
 		this.nextStreamId = Math.max(this.nextStreamId, id + 4);
 		this.openStreams++;
+		this.quic.streamOpened();
 		return true;
 	}
 
 	/** A request stream that {@link #streamOpened} served closed. */
 	void streamClosed() {
 		this.openStreams--;
+		this.quic.streamClosed();
 		if (this.draining && this.openStreams == 0) {
 			close();
 		}

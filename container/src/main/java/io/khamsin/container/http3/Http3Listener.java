@@ -35,10 +35,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.metrics.KhamsinMetrics;
+import io.khamsin.container.metrics.QuicCounters;
 import io.khamsin.container.tls.QuicTlsContexts;
 import io.khamsin.container.transport.ConnectionInitializer;
 import io.khamsin.container.transport.Listener;
 import io.khamsin.container.transport.ListenerInfo;
+import io.khamsin.container.transport.ListenerSocket;
 import io.khamsin.container.transport.PortInUseException;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.Transport;
@@ -65,11 +67,12 @@ public final class Http3Listener implements Listener {
 
 	private final boolean gso;
 
-	private Http3Listener(List<Channel> sockets, boolean gso) {
+	private Http3Listener(List<Channel> sockets, boolean gso, ResolvedTransport transport, KhamsinMetrics metrics) {
 		this.sockets = List.copyOf(sockets);
 		this.gso = gso;
-		this.info = new ListenerInfo((InetSocketAddress) sockets.get(0).localAddress(), sockets.size(),
-				List.of(Http3Initializer.PROTOCOL), Http3Initializer.TLS);
+		this.info = new ListenerInfo((InetSocketAddress) sockets.get(0).localAddress(),
+				ListenerSocket.of(sockets, ListenerSocket.UDP, transport, metrics), List.of(Http3Initializer.PROTOCOL),
+				Http3Initializer.TLS);
 	}
 
 	/**
@@ -98,7 +101,7 @@ public final class Http3Listener implements Listener {
 			protected void initChannel(Channel channel, int localConnectionIdLength,
 					QuicConnectionIdGenerator idGenerator) {
 				channel.pipeline().addLast(codec(config, tls, tokenKey, gso, localConnectionIdLength, idGenerator,
-						connections));
+						connections, metrics.reactor(channel.eventLoop()).quic()));
 			}
 
 		};
@@ -121,7 +124,7 @@ public final class Http3Listener implements Listener {
 			throw ex;
 		}
 		warnIfReceiveBufferCapped(sockets.get(0), config.receiveBufferSize());
-		return new Http3Listener(sockets, gso);
+		return new Http3Listener(sockets, gso, transport, metrics);
 	}
 
 	/**
@@ -206,7 +209,8 @@ public final class Http3Listener implements Listener {
 	}
 
 	private static ChannelHandler codec(Http3Config config, QuicTlsContexts tls, byte[] tokenKey, boolean gso,
-			int localConnectionIdLength, QuicConnectionIdGenerator idGenerator, ConnectionInitializer connections) {
+			int localConnectionIdLength, QuicConnectionIdGenerator idGenerator, ConnectionInitializer connections,
+			QuicCounters figures) {
 		QuicServerCodecBuilder builder = Http3.newQuicServerCodecBuilder()
 			.sslContext(tls.context())
 			.maxIdleTimeout(config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -220,7 +224,7 @@ public final class Http3Listener implements Listener {
 			.congestionControlAlgorithm(QuicCongestionControlAlgorithm.valueOf(config.congestionControl().name()))
 			.localConnectionIdLength(localConnectionIdLength)
 			.connectionIdAddressGenerator(idGenerator)
-			.tokenHandler(config.retry() ? new RetryTokens(tokenKey) : RetryTokens.NONE)
+			.tokenHandler(config.retry() ? new RetryTokens(tokenKey, figures) : RetryTokens.NONE)
 			.handler(connections);
 		if (gso) {
 			builder.option(QuicChannelOption.SEGMENTED_DATAGRAM_PACKET_ALLOCATOR,

@@ -11,13 +11,16 @@ import javax.crypto.spec.SecretKeySpec;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.quic.QuicTokenHandler;
 
+import io.khamsin.container.metrics.QuicCounters;
+
 /**
  * Address validation tokens of QUIC's Retry (RFC 9000, section 8.1.2): a new client is first answered with a Retry
  * carrying a token bound to its address, and only a client that echoes it gets a connection, so that a spoofed source
  * address cannot make the server send a handshake's worth of packets to a victim. A token is
  * {@code version | issued (seconds) | HMAC-SHA256(address, port, issued, original connection ID) | original
  * connection ID}, valid for {@link #LIFETIME_SECONDS}; the key is random per server start, so no token outlives it.
- * One instance per UDP socket (its reactor's thread alone uses it); the key is shared by the sockets of a listener.
+ * One instance per UDP socket (its reactor's thread alone uses it), which counts the Retry packets it asks for and
+ * the tokens it refuses in the reactor's figures; the key is shared by the sockets of a listener.
  */
 final class RetryTokens implements QuicTokenHandler {
 
@@ -55,9 +58,12 @@ final class RetryTokens implements QuicTokenHandler {
 
 	private final Mac mac;
 
+	private final QuicCounters figures;
+
 	private final byte[] digest = new byte[32];
 
-	RetryTokens(byte[] key) {
+	RetryTokens(byte[] key, QuicCounters figures) {
+		this.figures = figures;
 		try {
 			this.mac = Mac.getInstance("HmacSHA256");
 			this.mac.init(new SecretKeySpec(key, "HmacSHA256"));
@@ -81,11 +87,20 @@ final class RetryTokens implements QuicTokenHandler {
 		sign(address, issued, dcid, dcid.readerIndex(), dcid.readableBytes());
 		out.writeBytes(this.digest, 0, MAC_LENGTH);
 		out.writeBytes(dcid, dcid.readerIndex(), dcid.readableBytes());
+		this.figures.retrySent();
 		return true;
 	}
 
 	@Override
 	public int validateToken(ByteBuf token, InetSocketAddress address) {
+		int offset = validate(token, address);
+		if (offset < 0) {
+			this.figures.tokenRejected();
+		}
+		return offset;
+	}
+
+	private int validate(ByteBuf token, InetSocketAddress address) {
 		int start = token.readerIndex();
 		int length = token.readableBytes();
 		if (length <= DCID_OFFSET || length > DCID_OFFSET + MAX_CONNECTION_ID || token.getByte(start) != VERSION) {

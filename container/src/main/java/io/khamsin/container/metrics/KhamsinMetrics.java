@@ -177,6 +177,24 @@ public final class KhamsinMetrics {
 		return totals;
 	}
 
+	/** @return the QUIC figures of each running reactor */
+	public List<QuicSnapshot> quic() {
+		List<QuicSnapshot> snapshots = new ArrayList<>();
+		for (ReactorMetrics reactor : this.liveList) {
+			snapshots.add(reactor.quic().snapshot());
+		}
+		return snapshots;
+	}
+
+	/** @return the sum of every reactor's QUIC figures since start, reactors since stopped included */
+	public QuicSnapshot quicTotals() {
+		QuicSnapshot totals = QuicSnapshot.empty("total");
+		for (ReactorMetrics reactor : this.all) {
+			totals = totals.plus(reactor.quic().snapshot());
+		}
+		return totals;
+	}
+
 	/**
 	 * Register a listener of new latencies; it hears every drain from now on.
 	 * @param listener the listener

@@ -64,6 +64,8 @@ public final class ReactorMetrics {
 
 	private final TrafficCounter trafficCounter;
 
+	private final QuicCounters quic;
+
 	private Histogram[] drained;
 
 	ReactorMetrics(String name, EventExecutor executor, boolean enabled, RouteTable routes) {
@@ -73,6 +75,7 @@ public final class ReactorMetrics {
 		this.routes = routes;
 		this.recorders = new AtomicReferenceArray<>(enabled ? LatencyKey.count(routes.capacity()) : 0);
 		this.trafficCounter = new TrafficCounter(this);
+		this.quic = new QuicCounters(name);
 	}
 
 	/** @return the reactor's name (its thread's name) */
@@ -198,6 +201,11 @@ public final class ReactorMetrics {
 	 */
 	public TrafficCounter trafficCounter() {
 		return this.trafficCounter;
+	}
+
+	/** @return the QUIC figures of this reactor, written by its thread only */
+	public QuicCounters quic() {
+		return this.quic;
 	}
 
 	/**

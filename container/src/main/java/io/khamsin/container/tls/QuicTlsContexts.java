@@ -21,7 +21,10 @@ import io.khamsin.container.metrics.TlsFigures;
  * {@link QuicSslContext} per identity (QUIC's TLS 1.3 runs in quiche's BoringSSL, whatever runs the TCP handshakes),
  * chosen per handshake by the client's SNI as the TCP listener chooses (a host name's own identity, a wildcard's,
  * else the default), and rebuilt when {@link TlsContexts#update} swaps an identity's material, so that a reloaded
- * certificate serves both listeners. Early data (0-RTT) is off unless asked for: a request in it can be replayed.
+ * certificate serves both listeners. Each identity's QUIC context encrypts its session tickets with the keys of the
+ * identity's TCP context ({@link TicketKeys}), replaced with them on every rotation, so that a ticket from one host
+ * name does not resume under another and no QUIC ticket outlives {@code ticket-key-rotation}. Early data (0-RTT) is
+ * off unless asked for: a request in it can be replayed.
  */
 public final class QuicTlsContexts {
 
@@ -42,9 +45,10 @@ public final class QuicTlsContexts {
 		this.protocols = protocols.toArray(new String[0]);
 		this.earlyData = earlyData;
 		Map<String, QuicSslContext> built = new HashMap<>();
-		tcp.materials().forEach((name, material) -> built.put(name, build(material)));
+		tcp.materials().forEach((name, material) -> built.put(name, shareTicketKeys(name, build(material))));
 		this.contexts.set(built);
 		this.sniContext = QuicSslContextBuilder.buildForServerWithSni(this::select);
+		shareTicketKeys(null, this.sniContext);
 		tcp.addUpdateListener(this::update);
 	}
 
@@ -110,13 +114,36 @@ public final class QuicTlsContexts {
 		catch (RuntimeException ex) {
 			logger.warn("khamsin keeps serving the previous certificate of {} over QUIC: {}",
 					(name != null) ? "server name " + name : "the default host", ex.getMessage());
+			// The identity's TCP context has new keys, which rotate; the QUIC context it keeps follows them.
+			QuicSslContext previous = this.contexts.get().get(name);
+			if (previous != null) {
+				shareTicketKeys(name, previous);
+			}
 			return;
 		}
+		shareTicketKeys(name, context);
 		this.contexts.updateAndGet((current) -> {
 			Map<String, QuicSslContext> next = new HashMap<>(current);
 			next.put(name, context);
 			return next;
 		});
+		if (name == null) {
+			shareTicketKeys(null, this.sniContext);
+		}
+	}
+
+	/**
+	 * Encrypt a QUIC context's session tickets with the keys of an identity's TCP context, rotated with them.
+	 * BoringSSL asks for ticket keys through the callback of the context a handshake started on (the SNI context),
+	 * which Netty answers with the keys of the context SNI moved the handshake to (the identity's): both need keys,
+	 * the first only to turn the callback on, and it gets the default identity's.
+	 */
+	private QuicSslContext shareTicketKeys(String name, QuicSslContext context) {
+		TicketKeys keys = this.tcp.ticketKeys(name);
+		if (keys != null) {
+			keys.share(context.sessionContext());
+		}
+		return context;
 	}
 
 	private QuicSslContext build(TlsMaterial material) {

@@ -1,7 +1,11 @@
 package io.khamsin.container.tls;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 
+import io.netty.handler.codec.quic.QuicSslSessionContext;
+import io.netty.handler.codec.quic.SslSessionTicketKey;
 import io.netty.handler.ssl.OpenSslServerSessionContext;
 import io.netty.handler.ssl.OpenSslSessionTicketKey;
 import io.netty.handler.ssl.ReferenceCountedOpenSslContext;
@@ -16,6 +20,10 @@ import io.netty.handler.ssl.SslContext;
  * resume under another either. The newest
  * key encrypts new tickets; the previous one still decrypts those issued during the last interval. A context the
  * JDK runs has its own {@code SSLContext}, whose session cache and ticket keys are its own already.
+ * <p>
+ * The identity's QUIC contexts ({@link QuicTlsContexts}) take the same keys and rotations, so that a QUIC ticket
+ * lives no longer than a TCP one. Sharing the keys does not let a session cross over: BoringSSL resumes a session only
+ * on the transport it was made on (QUIC or TCP), and the TCP context's session-id context is not the QUIC one's.
  */
 final class TicketKeys {
 
@@ -26,17 +34,19 @@ final class TicketKeys {
 
 	private final OpenSslServerSessionContext sessions;
 
+	private final List<QuicSslSessionContext> quic = new ArrayList<>();
+
 	private OpenSslSessionTicketKey current;
 
 	private OpenSslSessionTicketKey previous;
 
 	private TicketKeys(OpenSslServerSessionContext sessions) {
 		this.sessions = sessions;
+		this.current = newKey();
 		if (sessions != null) {
 			byte[] context = new byte[SESSION_ID_CONTEXT_LENGTH];
 			random.nextBytes(context);
 			sessions.setSessionIdContext(context);
-			this.current = newKey();
 			sessions.setTicketKeys(this.current);
 		}
 	}
@@ -51,13 +61,34 @@ final class TicketKeys {
 				? (OpenSslServerSessionContext) openSsl.sessionContext() : null);
 	}
 
+	/**
+	 * Encrypt the tickets of a QUIC context of the same identity with these keys too, now and after every rotation.
+	 * @param context the QUIC context's sessions
+	 */
+	synchronized void share(QuicSslSessionContext context) {
+		this.quic.add(context);
+		context.setTicketKeys(quicKeys());
+	}
+
 	/** Replace the keys: a new one encrypts, the one it replaces still decrypts, the one before is gone. */
 	synchronized void rotate() {
+		this.previous = this.current;
+		this.current = newKey();
 		if (this.sessions != null) {
-			this.previous = this.current;
-			this.current = newKey();
 			this.sessions.setTicketKeys(this.current, this.previous);
 		}
+		for (QuicSslSessionContext context : this.quic) {
+			context.setTicketKeys(quicKeys());
+		}
+	}
+
+	private SslSessionTicketKey[] quicKeys() {
+		return (this.previous != null) ? new SslSessionTicketKey[] { quicKey(this.current), quicKey(this.previous) }
+				: new SslSessionTicketKey[] { quicKey(this.current) };
+	}
+
+	private static SslSessionTicketKey quicKey(OpenSslSessionTicketKey key) {
+		return new SslSessionTicketKey(key.name(), key.hmacKey(), key.aesKey());
 	}
 
 	private static OpenSslSessionTicketKey newKey() {

@@ -174,6 +174,16 @@ public final class TlsContexts {
 		this.selection.get().identities().forEach((identity) -> identity.ticketKeys().rotate());
 	}
 
+	/**
+	 * The session ticket keys of the identity a name serves, which its QUIC context shares.
+	 * @param name the identity's configured name, or {@code null} for the default identity
+	 * @return its keys, or {@code null} if no identity has that name
+	 */
+	TicketKeys ticketKeys(String name) {
+		TlsIdentity identity = this.selection.get().identity(name);
+		return (identity != null) ? identity.ticketKeys() : null;
+	}
+
 	TicketKeyRotation ticketKeyRotation() {
 		return this.ticketKeyRotation;
 	}

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.engine.ServerContext;
 import io.khamsin.container.guard.Guard;
+import io.khamsin.container.metrics.KhamsinMetrics;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
@@ -43,6 +44,11 @@ public final class ConnectionInitializer extends ChannelInitializer<Channel> imp
 	/** @return how a connection chooses its protocol */
 	public ProtocolSelector protocols() {
 		return this.protocols;
+	}
+
+	/** @return the figures its connections are counted in, which name the reactors */
+	KhamsinMetrics metrics() {
+		return this.context.metrics();
 	}
 
 	@Override

@@ -60,11 +60,14 @@ public final class TcpListener implements Listener {
 
 	private final ListenerInfo info;
 
-	private TcpListener(List<Channel> sockets, ListenerMode mode, ProtocolSelector protocols) {
+	private TcpListener(List<Channel> sockets, ListenerMode mode, ResolvedTransport transport,
+			ConnectionInitializer connections) {
 		this.sockets = List.copyOf(sockets);
 		this.mode = mode;
-		this.info = new ListenerInfo((InetSocketAddress) sockets.get(0).localAddress(), sockets.size(),
-				protocols.protocols(), protocols.tls());
+		ProtocolSelector protocols = connections.protocols();
+		this.info = new ListenerInfo((InetSocketAddress) sockets.get(0).localAddress(),
+				ListenerSocket.of(sockets, ListenerSocket.TCP, transport, connections.metrics()), protocols.protocols(),
+				protocols.tls());
 	}
 
 	/**
@@ -111,7 +114,7 @@ public final class TcpListener implements Listener {
 			sockets.forEach(Channel::close);
 			throw ex;
 		}
-		return new TcpListener(sockets, mode, connections.protocols());
+		return new TcpListener(sockets, mode, transport, connections);
 	}
 
 	/**
