@@ -3,6 +3,7 @@ package io.khamsin.sample;
 import java.io.File;
 import java.time.Duration;
 
+import io.netty.channel.ChannelOption;
 import reactor.netty.http.Http3SslContextSpec;
 import reactor.netty.http.HttpProtocol;
 
@@ -16,7 +17,10 @@ import org.springframework.core.env.Environment;
  * The benchmark's Reactor Netty targets on the {@code h3} wire ({@code --bench.http3=true}): Reactor Netty's HTTP/3
  * server, configured as its reference documentation shows (protocol {@code HTTP3}, a QUIC TLS context from the PEM
  * files of {@code server.ssl}, and HTTP/3 settings equal to khamsin's defaults). It turns the whole server into a
- * datagram server on the port: Reactor Netty serves HTTP/3 or TCP protocols, not both on one server.
+ * datagram server on the port: Reactor Netty serves HTTP/3 or TCP protocols, not both on one server. Its UDP socket
+ * asks the same receive buffer as khamsin's default ({@code khamsin.http3.receive-buffer-size}, 4 MiB): with the
+ * kernel's default both servers dropped packets under the benchmark's load, so the run would measure a setting, not
+ * the servers.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "bench.http3", havingValue = "true")
@@ -27,6 +31,8 @@ class ReactorNettyHttp3 {
 		File certificate = new File(environment.getRequiredProperty("server.ssl.certificate"));
 		File key = new File(environment.getRequiredProperty("server.ssl.certificate-private-key"));
 		return (server) -> server.protocol(HttpProtocol.HTTP3)
+			// Its option() reaches the QUIC connections' channels; the UDP socket is the bound server's channel.
+			.doOnBound((bound) -> bound.channel().config().setOption(ChannelOption.SO_RCVBUF, 4 * 1024 * 1024))
 			.secure((spec) -> spec.sslContext(Http3SslContextSpec.forServer(key, null, certificate)))
 			.http3Settings((spec) -> spec.idleTimeout(Duration.ofSeconds(30))
 				.maxData(10L * 1024 * 1024)
