@@ -99,7 +99,7 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 		}
 		else if (msg instanceof Http2ResetFrame reset) {
 			this.requestEnded = true;
-			cancelExchange(new IOException("Stream reset by the client: " + Http2Error.valueOf(reset.errorCode())));
+			cancelExchange("Stream reset by the client: " + Http2Error.valueOf(reset.errorCode()));
 		}
 		else {
 			ReferenceCountUtil.release(msg);
@@ -193,7 +193,7 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
 		stopBodyTimer();
-		cancelExchange(new IOException("Stream closed before the request completed"));
+		cancelExchange("Stream closed before the request completed");
 		ctx.fireChannelInactive();
 	}
 
@@ -324,7 +324,7 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 
 	@Override
 	public ChannelFuture refuse(HttpResponseStatus status) {
-		cancelExchange(new IOException("Request refused with " + status));
+		cancelExchange("Request refused with " + status);
 		stopBodyTimer();
 		Http2Headers headers = new DefaultHttp2Headers(false, 4).status(status.codeAsText());
 		headers.setInt(HttpHeaderNames.CONTENT_LENGTH, 0).set(HttpHeaderNames.DATE, DateHeader.now());
@@ -359,7 +359,7 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 	public void run() {
 		this.resumeScheduled = false;
 		if (this.streamClosed) {
-			cancelExchange(new IOException("Stream closed before the request completed"));
+			cancelExchange("Stream closed before the request completed");
 		}
 		if ((!this.paused || this.streamClosed) && this.ctx.channel().isActive()) {
 			this.ctx.channel().config().setAutoRead(true);

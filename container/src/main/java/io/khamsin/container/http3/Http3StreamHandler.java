@@ -232,7 +232,7 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) {
 		stopBodyTimer();
-		cancelExchange(new IOException("Stream closed before the request completed"));
+		cancelExchange("Stream closed before the request completed");
 		this.streams.connection().streamClosed();
 		ctx.fireChannelInactive();
 	}
@@ -264,7 +264,7 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 
 	private void responseStopped() {
 		logger.debug("HTTP/3 stream {}: the client stopped the response (STOP_SENDING)", this.stream);
-		cancelExchange(new IOException("The client stopped the response (STOP_SENDING)"));
+		cancelExchange("The client stopped the response (STOP_SENDING)");
 		stopBodyTimer();
 		this.ctx.close();
 	}
@@ -408,7 +408,7 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 
 	@Override
 	public ChannelFuture refuse(HttpResponseStatus status) {
-		cancelExchange(new IOException("Request refused with " + status));
+		cancelExchange("Request refused with " + status);
 		stopBodyTimer();
 		Http3Headers headers = new DefaultHttp3Headers(false, 4).status(status.codeAsText());
 		headers.setInt(HttpHeaderNames.CONTENT_LENGTH, 0).set(HttpHeaderNames.DATE, DateHeader.now());
