@@ -1,5 +1,10 @@
 package io.khamsin.benchmark.scenario;
 
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,13 +77,31 @@ public record RunContext(Settings settings, LoadGenerator generator, Wrk wrk, Pr
 
 	}
 
-	/** Hands out ports from 18100 up, one per launch, so that no launch meets a socket of the previous one. */
+	/**
+	 * Hands out ports from 18100 up, one per launch, so that no launch meets a socket of the previous one, skipping a
+	 * port something else holds on TCP or UDP (a run once lost a target to a port taken by another program).
+	 */
 	public static final class Ports {
 
 		private int next = 18100;
 
 		public synchronized int next() {
+			while (!free(this.next)) {
+				this.next++;
+			}
 			return this.next++;
+		}
+
+		private static boolean free(int port) {
+			InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+			try (ServerSocket tcp = new ServerSocket(); DatagramSocket udp = new DatagramSocket(null)) {
+				tcp.bind(address);
+				udp.bind(address);
+				return true;
+			}
+			catch (IOException ex) {
+				return false;
+			}
 		}
 
 	}
