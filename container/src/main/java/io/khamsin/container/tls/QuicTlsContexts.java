@@ -1,5 +1,8 @@
 package io.khamsin.container.tls;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Method;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +32,8 @@ import io.khamsin.container.metrics.TlsFigures;
 public final class QuicTlsContexts {
 
 	private static final Logger logger = LoggerFactory.getLogger(QuicTlsContexts.class);
+
+	private static final MethodHandle SESSION_REUSED = sessionReused();
 
 	private final TlsContexts tcp;
 
@@ -96,13 +101,44 @@ public final class QuicTlsContexts {
 		if (!completion.isSuccess()) {
 			figures.failed(HandshakeFailures.of(completion.cause()));
 		}
-		else if (engine != null && engine.getSession().getCreationTime() < connectedAtMillis / 1000 * 1000) {
-			// quiche gives a session's creation time in whole seconds: a session made in an earlier second than the
-			// connection was resumed (one resumed within the second it was made counts as full).
+		else if (engine != null && resumed(engine, connectedAtMillis)) {
 			figures.resumed();
 		}
 		else {
 			figures.full();
+		}
+	}
+
+	/**
+	 * Whether a QUIC handshake resumed a session. BoringSSL tells Netty's QUIC engine, which keeps it in a method of
+	 * its own package ({@code QuicheQuicSslEngine.isSessionReused()}), read here once the handshake is done. Where that
+	 * cannot be read (another Netty, a module that is not open), a session made in an earlier second than the
+	 * connection counts as resumed: quiche gives creation times in whole seconds and BoringSSL renews a resumed
+	 * session's, so that undercounts.
+	 */
+	static boolean resumed(SSLEngine engine, long connectedAtMillis) {
+		if (SESSION_REUSED != null && SESSION_REUSED.type().parameterType(0).isInstance(engine)) {
+			try {
+				return (boolean) SESSION_REUSED.invoke(engine);
+			}
+			catch (Throwable ex) {
+				// Fall back to the session's age.
+			}
+		}
+		return engine.getSession().getCreationTime() < connectedAtMillis / 1000 * 1000;
+	}
+
+	private static MethodHandle sessionReused() {
+		try {
+			Class<?> type = Class.forName("io.netty.handler.codec.quic.QuicheQuicSslEngine", false,
+					QuicSslContext.class.getClassLoader());
+			Method method = type.getDeclaredMethod("isSessionReused");
+			method.setAccessible(true);
+			return MethodHandles.lookup().unreflect(method);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			logger.debug("khamsin counts resumed QUIC handshakes by their sessions' age: {}", ex.toString());
+			return null;
 		}
 	}
 

@@ -157,12 +157,17 @@ class TicketKeyRotationTests {
 		catch (CertificateEncodingException ex) {
 			throw new IllegalStateException(ex);
 		}
+		long resumed = server.metrics().tls().totals().resumed();
 		assertThat(quicHandshakeBytes(server.port(), ticket)).as("a full handshake").isGreaterThan(certificate);
 		contexts.rotateTicketKeys();
 		assertThat(quicHandshakeBytes(server.port(), ticket)).as("under the previous key").isLessThan(certificate);
+		// The TLS figures count it as resumed, as a resumed TCP handshake.
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(server.metrics().tls().totals().resumed()).isEqualTo(resumed + 1));
 		contexts.rotateTicketKeys();
 		contexts.rotateTicketKeys();
 		assertThat(quicHandshakeBytes(server.port(), ticket)).as("its key rotated out").isGreaterThan(certificate);
+		assertThat(server.metrics().tls().totals().resumed()).isEqualTo(resumed + 1);
 	}
 
 	/**
