@@ -256,7 +256,7 @@ public final class KhamsinServer {
 					new ConnectionInitializer(context, protocols), this.config.customizers());
 			listeners.add(listener);
 			if (this.quic != null) {
-				ProtocolSelector http3 = new Http3Initializer(context, exchanges).selector();
+				ProtocolSelector http3 = new Http3Initializer(context, exchanges, this.config.http3()).selector();
 				listeners.add(Http3Listener.bind(transport, group, this.config.address(), port, this.config.http3(),
 						this.quic, new ConnectionInitializer(context, http3), this.metrics));
 			}

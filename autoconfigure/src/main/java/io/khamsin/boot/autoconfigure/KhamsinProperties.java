@@ -135,6 +135,10 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 	 * @param receiveBufferSize UDP receive buffer each socket asks of the kernel (SO_RCVBUF); packets that arrive while
 	 * it is full are dropped. The kernel caps it at net.core.rmem_max, and khamsin logs a warning when it does.
 	 * @param congestionControl Congestion controller of each connection: cubic, reno or bbr.
+	 * @param maxResetsPerWindow Most request streams a client may end before their responses (reset, stopped, or
+	 * made to be reset) within reset-window, as HTTP/2's Rapid Reset limit; more close the connection with
+	 * H3_EXCESSIVE_LOAD.
+	 * @param resetWindow Window of max-resets-per-window.
 	 * @param earlyData Whether a resuming client may send requests in 0-RTT early data. Off by default: an attacker
 	 * who records such a request can send it again, and the application sees it twice.
 	 * @param retry Whether a new client must first echo a retry token bound to its address (RFC 9000, 8.1), so that a
@@ -147,6 +151,7 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 			@DefaultValue("10MB") DataSize connectionWindowSize, @DefaultValue("1MB") DataSize streamWindowSize,
 			@DefaultValue("1350B") DataSize maxUdpPayloadSize, @DefaultValue("4MB") DataSize receiveBufferSize,
 			@DefaultValue("cubic") Http3Config.CongestionControl congestionControl,
+			@DefaultValue("200") int maxResetsPerWindow, @DefaultValue("30s") Duration resetWindow,
 			@DefaultValue("false") boolean earlyData, @DefaultValue("true") boolean retry,
 			@DefaultValue("24h") Duration altSvcMaxAge) {
 

@@ -117,6 +117,8 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 				.maxUdpPayloadSize(toInt("khamsin.http3.max-udp-payload-size", http3.maxUdpPayloadSize()))
 				.receiveBufferSize(toInt("khamsin.http3.receive-buffer-size", http3.receiveBufferSize()))
 				.congestionControl(http3.congestionControl())
+				.maxResetsPerWindow(http3.maxResetsPerWindow())
+				.resetWindow(http3.resetWindow())
 				.earlyData(http3.earlyData())
 				.retry(http3.retry())
 				.altSvcMaxAge(http3.altSvcMaxAge())

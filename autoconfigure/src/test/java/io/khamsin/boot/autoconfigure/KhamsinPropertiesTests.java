@@ -73,6 +73,8 @@ class KhamsinPropertiesTests {
 		assertThat(http3.streamWindowSize().toBytes()).isEqualTo(engine.initialMaxStreamData());
 		assertThat(http3.maxUdpPayloadSize().toBytes()).isEqualTo(engine.maxUdpPayloadSize());
 		assertThat(http3.receiveBufferSize().toBytes()).isEqualTo(engine.receiveBufferSize());
+		assertThat(http3.maxResetsPerWindow()).isEqualTo(engine.maxResetsPerWindow());
+		assertThat(http3.resetWindow()).isEqualTo(engine.resetWindow());
 		assertThat(http3.congestionControl()).isEqualTo(engine.congestionControl());
 		assertThat(http3.earlyData()).isEqualTo(engine.earlyData()).isFalse();
 		assertThat(http3.retry()).isEqualTo(engine.retry()).isTrue();

@@ -57,7 +57,14 @@ public enum Guard {
 	H2_EMPTY_DATA_FRAMES("h2-empty-data-frames", 0),
 
 	/** More WINDOW_UPDATE frames than the DATA frames sent to the client call for: GOAWAY. */
-	H2_WINDOW_UPDATE_FLOOD("h2-window-update-flood", 0);
+	H2_WINDOW_UPDATE_FLOOD("h2-window-update-flood", 0),
+
+	/**
+	 * HTTP/3 request streams a client ended before their responses (reset, stopped, or made the server reset them)
+	 * faster than {@code khamsin.http3.max-resets-per-window} allows, as HTTP/2's Rapid Reset: the connection is closed
+	 * with {@code H3_EXCESSIVE_LOAD}.
+	 */
+	H3_RAPID_RESET("h3-rapid-reset", 0);
 
 	private final String tag;
 

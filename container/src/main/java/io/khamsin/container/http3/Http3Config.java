@@ -21,6 +21,10 @@ import java.time.Duration;
  * @param receiveBufferSize the receive buffer each UDP socket asks of the kernel ({@code SO_RCVBUF}): packets that
  * arrive while it is full are dropped, and QUIC must detect and resend them
  * @param congestionControl the congestion controller of each connection
+ * @param maxResetsPerWindow the most request streams a client may end before their responses (resetting them,
+ * stopping them, or making the server reset them) within {@code resetWindow}, as on HTTP/2 (Rapid Reset,
+ * CVE-2023-44487): more close the connection with {@code H3_EXCESSIVE_LOAD}
+ * @param resetWindow the window of {@code maxResetsPerWindow}
  * @param earlyData whether a resuming client may send requests in 0-RTT early data (off: such data can be replayed by
  * an attacker, see the README)
  * @param retry whether a new client must first echo a retry token bound to its address (RFC 9000, section 8.1), so
@@ -30,7 +34,7 @@ import java.time.Duration;
  */
 public record Http3Config(boolean enabled, Duration idleTimeout, int maxBidirectionalStreams,
 		int maxUnidirectionalStreams, long initialMaxData, long initialMaxStreamData, int maxUdpPayloadSize,
-		int receiveBufferSize, CongestionControl congestionControl, boolean earlyData, boolean retry, Duration altSvcMaxAge) {
+		int receiveBufferSize, CongestionControl congestionControl, int maxResetsPerWindow, Duration resetWindow, boolean earlyData, boolean retry, Duration altSvcMaxAge) {
 
 	/** Default idle timeout: 30 seconds. */
 	public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -55,6 +59,12 @@ public record Http3Config(boolean enabled, Duration idleTimeout, int maxBidirect
 	 * the packets under the benchmark's 64 connections; the kernel caps the size at {@code net.core.rmem_max}.
 	 */
 	public static final int DEFAULT_RECEIVE_BUFFER_SIZE = 4 * 1024 * 1024;
+
+	/** Default most streams ended early per window: 200, as HTTP/2's. */
+	public static final int DEFAULT_MAX_RESETS_PER_WINDOW = 200;
+
+	/** Default window of {@code maxResetsPerWindow}: 30 seconds, as HTTP/2's. */
+	public static final Duration DEFAULT_RESET_WINDOW = Duration.ofSeconds(30);
 
 	/** Default how long clients remember HTTP/3: 24 hours, as browsers' own default. */
 	public static final Duration DEFAULT_ALT_SVC_MAX_AGE = Duration.ofHours(24);
@@ -83,6 +93,12 @@ public record Http3Config(boolean enabled, Duration idleTimeout, int maxBidirect
 		}
 		if (receiveBufferSize < 1) {
 			throw new IllegalArgumentException("receiveBufferSize must be positive, was " + receiveBufferSize);
+		}
+		if (maxResetsPerWindow < 1) {
+			throw new IllegalArgumentException("maxResetsPerWindow must be positive, was " + maxResetsPerWindow);
+		}
+		if (resetWindow == null || resetWindow.isNegative() || resetWindow.isZero()) {
+			throw new IllegalArgumentException("resetWindow must be positive, was " + resetWindow);
 		}
 		if (congestionControl == null) {
 			throw new IllegalArgumentException("congestionControl must not be null");
@@ -144,6 +160,10 @@ public record Http3Config(boolean enabled, Duration idleTimeout, int maxBidirect
 
 		private int receiveBufferSize = DEFAULT_RECEIVE_BUFFER_SIZE;
 
+		private int maxResetsPerWindow = DEFAULT_MAX_RESETS_PER_WINDOW;
+
+		private Duration resetWindow = DEFAULT_RESET_WINDOW;
+
 		private CongestionControl congestionControl = CongestionControl.CUBIC;
 
 		private boolean earlyData;
@@ -195,6 +215,16 @@ public record Http3Config(boolean enabled, Duration idleTimeout, int maxBidirect
 			return this;
 		}
 
+		public Builder maxResetsPerWindow(int maxResetsPerWindow) {
+			this.maxResetsPerWindow = maxResetsPerWindow;
+			return this;
+		}
+
+		public Builder resetWindow(Duration resetWindow) {
+			this.resetWindow = resetWindow;
+			return this;
+		}
+
 		public Builder congestionControl(CongestionControl congestionControl) {
 			this.congestionControl = congestionControl;
 			return this;
@@ -218,7 +248,8 @@ public record Http3Config(boolean enabled, Duration idleTimeout, int maxBidirect
 		public Http3Config build() {
 			return new Http3Config(this.enabled, this.idleTimeout, this.maxBidirectionalStreams,
 					this.maxUnidirectionalStreams, this.initialMaxData, this.initialMaxStreamData,
-					this.maxUdpPayloadSize, this.receiveBufferSize, this.congestionControl, this.earlyData, this.retry, this.altSvcMaxAge);
+					this.maxUdpPayloadSize, this.receiveBufferSize, this.congestionControl, this.maxResetsPerWindow,
+					this.resetWindow, this.earlyData, this.retry, this.altSvcMaxAge);
 		}
 
 	}

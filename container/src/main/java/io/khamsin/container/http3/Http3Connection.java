@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.engine.DrainEvent;
 import io.khamsin.container.exchange.ConnectionHandler;
+import io.khamsin.container.guard.Guard;
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.QuicCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
@@ -39,11 +41,24 @@ final class Http3Connection extends ConnectionHandler {
 	/** The application error code of a clean close (RFC 9114, section 8.1: H3_NO_ERROR). */
 	static final int H3_NO_ERROR = 0x100;
 
+	/** The peer is generating excessive load (RFC 9114, section 8.1: H3_EXCESSIVE_LOAD). */
+	static final int H3_EXCESSIVE_LOAD = 0x107;
+
 	private final ReactorMetrics reactor;
 
 	private final TlsFigures.Reactor handshakes;
 
 	private final QuicCounters quic;
+
+	private final GuardCounters guards;
+
+	private final int maxResetsPerWindow;
+
+	private final long resetWindowNanos;
+
+	private long resetWindowStart;
+
+	private int resetsInWindow;
 
 	private long connectedAtMillis;
 
@@ -57,11 +72,15 @@ final class Http3Connection extends ConnectionHandler {
 
 	private boolean closed;
 
-	Http3Connection(ConnectionSecurity security, ReactorMetrics reactor, TlsFigures.Reactor handshakes) {
+	Http3Connection(ConnectionSecurity security, ReactorMetrics reactor, TlsFigures.Reactor handshakes,
+			GuardCounters guards, Http3Config config) {
 		super(security);
 		this.reactor = reactor;
 		this.handshakes = handshakes;
 		this.quic = reactor.quic();
+		this.guards = guards;
+		this.maxResetsPerWindow = config.maxResetsPerWindow();
+		this.resetWindowNanos = config.resetWindow().toNanos();
 	}
 
 	@Override
@@ -142,6 +161,31 @@ final class Http3Connection extends ConnectionHandler {
 		this.openStreams++;
 		this.quic.streamOpened();
 		return true;
+	}
+
+	/**
+	 * A request stream ended before its response did: the client reset or stopped it, or made the server reset it.
+	 * Each costs the server a dispatch and frees a stream for the next, so, as HTTP/2's Rapid Reset, more than
+	 * {@code max-resets-per-window} within {@code reset-window} close the connection with {@code H3_EXCESSIVE_LOAD}.
+	 */
+	void streamEndedEarly() {
+		if (this.closed || !this.channel.isActive()) {
+			// A connection that closes takes its open streams with it: not the client's doing.
+			return;
+		}
+		long now = System.nanoTime();
+		if (this.resetsInWindow == 0 || now - this.resetWindowStart > this.resetWindowNanos) {
+			this.resetWindowStart = now;
+			this.resetsInWindow = 0;
+		}
+		if (++this.resetsInWindow > this.maxResetsPerWindow) {
+			this.guards.increment(Guard.H3_RAPID_RESET);
+			logger.info("HTTP/3 client {} tripped {} (khamsin.http3.max-resets-per-window={} per {}s): {} request "
+					+ "streams ended before their responses; closing the connection with H3_EXCESSIVE_LOAD",
+					this.channel.remoteSocketAddress(), Guard.H3_RAPID_RESET.tag(), this.maxResetsPerWindow,
+					this.resetWindowNanos / 1_000_000_000L, this.resetsInWindow);
+			this.channel.close(true, H3_EXCESSIVE_LOAD, Unpooled.EMPTY_BUFFER);
+		}
 	}
 
 	/** A request stream that {@link #streamOpened} served closed. */

@@ -74,14 +74,18 @@ public final class Http3Initializer implements ProtocolInitializer {
 
 	private final Http3FixedResponses fixedResponses;
 
+	private final Http3Config config;
+
 	/**
 	 * Create the HTTP/3 initializer of a server.
 	 * @param context what the server's connections share
 	 * @param dispatcher the server's exchange stage
+	 * @param config the server's HTTP/3 settings
 	 */
-	public Http3Initializer(ServerContext context, ExchangeDispatcher dispatcher) {
+	public Http3Initializer(ServerContext context, ExchangeDispatcher dispatcher, Http3Config config) {
 		this.context = context;
 		this.dispatcher = dispatcher;
+		this.config = config;
 		this.fixedResponses = Http3FixedResponses.encode(dispatcher.fixedResponses());
 	}
 
@@ -118,7 +122,7 @@ public final class Http3Initializer implements ProtocolInitializer {
 	@Override
 	public void initialize(Channel channel, ConnectionSecurity security) {
 		Http3Connection connection = new Http3Connection(security, this.context.metrics().reactor(channel.eventLoop()),
-				this.context.metrics().tls().reactor(channel.eventLoop()));
+				this.context.metrics().tls().reactor(channel.eventLoop()), this.context.guards(), this.config);
 		Http3Streams streams = new Http3Streams(connection, this.dispatcher, this.fixedResponses,
 				this.context.settings(), this.context.guards());
 		Http3SettingsFrame settings = new DefaultHttp3SettingsFrame();

@@ -233,6 +233,10 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 	public void channelInactive(ChannelHandlerContext ctx) {
 		stopBodyTimer();
 		cancelExchange("Stream closed before the request completed");
+		if (this.headReceived && !this.outputEnded) {
+			// A request whose response never ended: reset or stopped by the client, or reset by the server.
+			this.streams.connection().streamEndedEarly();
+		}
 		this.streams.connection().streamClosed();
 		ctx.fireChannelInactive();
 	}

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
+import io.netty.handler.codec.quic.QuicConnectionCloseEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,13 +82,17 @@ class Http3Tests {
 	}
 
 	private void start(boolean http3, int reactors, Duration bodyReadTimeout) {
+		start(http3, reactors, bodyReadTimeout, Http3Config.builder().enabled(http3).build());
+	}
+
+	private void start(boolean http3, int reactors, Duration bodyReadTimeout, Http3Config http3Config) {
 		this.routes = new TestRoutes(file);
 		this.server = KhamsinServer.create(KhamsinServerConfig.builder()
 			.reactors(reactors)
 			.bodyReadTimeout(bodyReadTimeout)
 			.tls(TlsConfig.builder(localhost.material("localhost")).build())
 			.http2(Http2Config.builder().enabled(true).build())
-			.http3(Http3Config.builder().enabled(http3).build())
+			.http3(http3Config)
 			.fixedResponse(FixedResponse.of("/health", 200, "text/plain", "UP"))
 			.build(), this.routes.handler());
 		this.server.start();
@@ -157,6 +162,34 @@ class Http3Tests {
 			assertThat(client.connection().peerTransportParameters()).isNotNull();
 		}
 		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(200));
+	}
+
+	@Test
+	void aClientThatCancelsStreamsFasterThanAllowedLosesItsConnection() throws Exception {
+		start(true, 1, KhamsinServerConfig.DEFAULT_BODY_READ_TIMEOUT,
+				Http3Config.builder().enabled(true).maxResetsPerWindow(20).build());
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			// Rapid Reset over HTTP/3: each download cancelled once its first bytes are in, so that the server has
+			// dispatched every request it is asked to forget.
+			int cancelled = 0;
+			while (!client.closedByPeer().isDone() && cancelled < 40) {
+				try {
+					client.getAndCancel("/file", 1).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+					cancelled++;
+				}
+				catch (Exception ex) {
+					break;
+				}
+			}
+			QuicConnectionCloseEvent close = client.closedByPeer().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			assertThat(close.isApplicationClose()).isTrue();
+			assertThat(close.error()).as("H3_EXCESSIVE_LOAD").isEqualTo(0x107);
+			assertThat(cancelled).isBetween(20, 22);
+		}
+		assertThat(this.server.guards().count(Guard.H3_RAPID_RESET)).isEqualTo(1);
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			assertThat(client.send("GET", "/plaintext", null).text()).isEqualTo("Hello, World!");
+		}
 	}
 
 	@Test

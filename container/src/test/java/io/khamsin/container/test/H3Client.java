@@ -15,6 +15,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
@@ -31,6 +33,7 @@ import io.netty.handler.codec.http3.Http3HeadersFrame;
 import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
 import io.netty.handler.codec.quic.DefaultQuicStreamFrame;
 import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicConnectionCloseEvent;
 import io.netty.handler.codec.quic.QuicException;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicSslContextBuilder;
@@ -56,6 +59,8 @@ public final class H3Client implements AutoCloseable {
 	private final QuicChannel connection;
 
 	private final int port;
+
+	private final CompletableFuture<QuicConnectionCloseEvent> closedByPeer = new CompletableFuture<>();
 
 	/**
 	 * Connect to a server.
@@ -96,7 +101,24 @@ public final class H3Client implements AutoCloseable {
 			.channel();
 		try {
 			this.connection = QuicChannel.newBootstrap(this.socket)
-				.handler(new Http3ClientConnectionHandler())
+				.handler(new ChannelInitializer<QuicChannel>() {
+
+					@Override
+					protected void initChannel(QuicChannel channel) {
+						channel.pipeline().addLast(new Http3ClientConnectionHandler(), new ChannelInboundHandlerAdapter() {
+
+							@Override
+							public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+								if (event instanceof QuicConnectionCloseEvent close) {
+									H3Client.this.closedByPeer.complete(close);
+								}
+								ctx.fireUserEventTriggered(event);
+							}
+
+						});
+					}
+
+				})
 				.remoteAddress(new InetSocketAddress("127.0.0.1", relayPort))
 				.connect()
 				.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -110,6 +132,11 @@ public final class H3Client implements AutoCloseable {
 	/** @return the QUIC connection */
 	public QuicChannel connection() {
 		return this.connection;
+	}
+
+	/** @return the server's {@code CONNECTION_CLOSE}, once it came */
+	public CompletableFuture<QuicConnectionCloseEvent> closedByPeer() {
+		return this.closedByPeer;
 	}
 
 	/**
@@ -204,6 +231,13 @@ public final class H3Client implements AutoCloseable {
 			@Override
 			protected void channelInputClosed(ChannelHandlerContext ctx) {
 				cancelled.completeExceptionally(new IllegalStateException("The whole body arrived: " + this.received));
+			}
+
+			@Override
+			public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+				cancelled.completeExceptionally(new IllegalStateException("The stream closed after " + this.received
+						+ " bytes"));
+				super.channelInactive(ctx);
 			}
 
 		});
