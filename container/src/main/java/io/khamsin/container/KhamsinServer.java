@@ -163,7 +163,8 @@ public final class KhamsinServer {
 		CompletableFuture<Prepared> prepared = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
 			try {
-				ResolvedTransport transport = TransportResolver.resolve(this.config.transport(), servesHttp2());
+				ResolvedTransport transport = TransportResolver.resolve(this.config.transport(), servesHttp2(),
+						servesHttp3());
 				PooledByteBufAllocator.DEFAULT.directBuffer(1).release();
 				Http1Initializer.preload();
 				EventLoopGroup group = newGroup(transport);
@@ -198,6 +199,11 @@ public final class KhamsinServer {
 		return this.config.http2().enabled();
 	}
 
+	/** @return whether the server speaks HTTP/3 (it needs TLS), which decides the transport {@code auto} takes too */
+	private boolean servesHttp3() {
+		return this.config.http3().enabled() && this.config.tls() != null;
+	}
+
 	private EventLoopGroup newGroup(ResolvedTransport transport) {
 		return new MultiThreadIoEventLoopGroup(this.config.reactors(), new DefaultThreadFactory("khamsin-reactor", true),
 				transport.ioHandlerFactory());
@@ -215,7 +221,7 @@ public final class KhamsinServer {
 		long startedAt = System.nanoTime();
 		Prepared prepared = takePrepared();
 		ResolvedTransport transport = (prepared != null) ? prepared.transport()
-				: TransportResolver.resolve(this.config.transport(), servesHttp2());
+				: TransportResolver.resolve(this.config.transport(), servesHttp2(), servesHttp3());
 		if (transport.fallbackReason() != null) {
 			logger.info("khamsin runs on {} ({})", transport.name(), transport.fallbackReason());
 		}

@@ -29,6 +29,7 @@ import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TestRoutes;
 import io.khamsin.container.tls.TlsConfig;
@@ -138,6 +139,29 @@ class TransportTests {
 		try {
 			assertThat(server.transport().transport()).isEqualTo(Transport.EPOLL);
 			assertThat(server.transport().fallbackReason()).startsWith("HTTP/2 is enabled");
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	@Test
+	void withHttp3AutoRunsOnEpollAndSaysWhy() throws Exception {
+		String epoll = TransportResolver.epollUnavailability();
+		assumeTrue(epoll == null, () -> "epoll is not available on this machine (" + epoll + ")");
+		String ioUring = TransportResolver.ioUringUnavailability();
+		assumeTrue(ioUring == null, () -> "io_uring is not available on this machine (" + ioUring + ")");
+		TestCertificates certificates = TestCertificates.create();
+		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
+			.reactors(1)
+			.tls(TlsConfig.builder(certificates.server("127.0.0.1").material("127.0.0.1")).build())
+			.http3(Http3Config.builder().enabled(true).build())
+			.build(), new TestRoutes(null).handler());
+		server.start();
+		try {
+			assertThat(server.transport().transport()).isEqualTo(Transport.EPOLL);
+			assertThat(server.transport().fallbackReason()).startsWith("HTTP/3 is enabled")
+				.contains("set khamsin.transport=io-uring");
 		}
 		finally {
 			server.stop();
