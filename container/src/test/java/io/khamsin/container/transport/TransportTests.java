@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -125,42 +126,31 @@ class TransportTests {
 
 	@Test
 	void withHttp2OverTlsAutoRunsOnEpollToo() throws Exception {
-		String epoll = TransportResolver.epollUnavailability();
-		assumeTrue(epoll == null, () -> "epoll is not available on this machine (" + epoll + ")");
-		String ioUring = TransportResolver.ioUringUnavailability();
-		assumeTrue(ioUring == null, () -> "io_uring is not available on this machine (" + ioUring + ")");
-		TestCertificates certificates = TestCertificates.create();
-		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
-			.reactors(1)
-			.tls(TlsConfig.builder(certificates.server("127.0.0.1").material("127.0.0.1")).build())
-			.http2(Http2Config.builder().enabled(true).build())
-			.build(), new TestRoutes(null).handler());
-		server.start();
-		try {
-			assertThat(server.transport().transport()).isEqualTo(Transport.EPOLL);
-			assertThat(server.transport().fallbackReason()).startsWith("HTTP/2 is enabled");
-		}
-		finally {
-			server.stop();
-		}
+		assertAutoRunsOnEpollOverTls((builder) -> builder.http2(Http2Config.builder().enabled(true).build()),
+				"HTTP/2 is enabled");
 	}
 
 	@Test
 	void withHttp3AutoRunsOnEpollAndSaysWhy() throws Exception {
+		assertAutoRunsOnEpollOverTls((builder) -> builder.http3(Http3Config.builder().enabled(true).build()),
+				"HTTP/3 is enabled");
+	}
+
+	private static void assertAutoRunsOnEpollOverTls(UnaryOperator<KhamsinServerConfig.Builder> protocols,
+			String reason) throws Exception {
 		String epoll = TransportResolver.epollUnavailability();
 		assumeTrue(epoll == null, () -> "epoll is not available on this machine (" + epoll + ")");
 		String ioUring = TransportResolver.ioUringUnavailability();
 		assumeTrue(ioUring == null, () -> "io_uring is not available on this machine (" + ioUring + ")");
 		TestCertificates certificates = TestCertificates.create();
-		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
+		KhamsinServer server = KhamsinServer.create(protocols.apply(KhamsinServerConfig.builder()
 			.reactors(1)
-			.tls(TlsConfig.builder(certificates.server("127.0.0.1").material("127.0.0.1")).build())
-			.http3(Http3Config.builder().enabled(true).build())
+			.tls(TlsConfig.builder(certificates.server("127.0.0.1").material("127.0.0.1")).build()))
 			.build(), new TestRoutes(null).handler());
 		server.start();
 		try {
 			assertThat(server.transport().transport()).isEqualTo(Transport.EPOLL);
-			assertThat(server.transport().fallbackReason()).startsWith("HTTP/3 is enabled")
+			assertThat(server.transport().fallbackReason()).startsWith(reason)
 				.contains("set khamsin.transport=io-uring");
 		}
 		finally {
