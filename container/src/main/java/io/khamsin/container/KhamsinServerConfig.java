@@ -35,6 +35,9 @@ import io.khamsin.container.transport.Transport;
  * @param headerReadTimeout how long a client may take to send a request head (slower: 408 and close)
  * @param bodyReadTimeout how long a request body may stall with no bytes while the handler waits for it
  * (slower: 408 and close)
+ * @param minRequestBodyRate the slowest a request body may arrive, in bytes per second averaged from its start, once
+ * its first five seconds are over (slower: 408 and close), or {@code 0} for no minimum
+ * @param sendTimeout how long a connection's socket may take none of its response before the connection is closed
  * @param maxConnections the most connections open at once; new ones beyond it are closed at once
  * @param maxRequestBodySize the largest request body accepted in bytes (larger: 413), or {@code -1} for no limit
  * @param serverHeader the value of the {@code Server} response header, or {@code null} for none
@@ -52,8 +55,8 @@ import io.khamsin.container.transport.Transport;
  */
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
-		Duration headerReadTimeout, Duration bodyReadTimeout, int maxConnections, long maxRequestBodySize,
-		String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
+		Duration headerReadTimeout, Duration bodyReadTimeout, long minRequestBodyRate, Duration sendTimeout,
+		int maxConnections, long maxRequestBodySize, String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
 		AccessLogConfig accessLog, TlsConfig tls, CompressionConfig compression, ForwardedConfig forwarded,
 		Http2Config http2, Http3Config http3, DefaultPageCache pageCache) {
 
@@ -74,6 +77,15 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 
 	/** Default time a request body may stall. */
 	public static final Duration DEFAULT_BODY_READ_TIMEOUT = Duration.ofSeconds(30);
+
+	/**
+	 * Default slowest request body, in bytes per second (Kestrel's default too): a slow-POST attacker's byte every
+	 * few seconds is far below it, a client on the slowest mobile link far above.
+	 */
+	public static final long DEFAULT_MIN_REQUEST_BODY_RATE = 240;
+
+	/** Default time a connection's socket may take none of its response (nginx's {@code send_timeout} is 60 s). */
+	public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(30);
 
 	/** Default maximum of open connections. */
 	public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
@@ -101,6 +113,10 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		requirePositive("idleTimeout", idleTimeout);
 		requirePositive("headerReadTimeout", headerReadTimeout);
 		requirePositive("bodyReadTimeout", bodyReadTimeout);
+		requirePositive("sendTimeout", sendTimeout);
+		if (minRequestBodyRate < 0) {
+			throw new IllegalArgumentException("minRequestBodyRate must be 0 (no minimum) or more, was " + minRequestBodyRate);
+		}
 		fixedResponses = List.copyOf(fixedResponses);
 		Set<String> paths = new HashSet<>();
 		for (FixedResponse fixed : fixedResponses) {
@@ -149,7 +165,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 	 */
 	public HttpSettings httpSettings() {
 		return new HttpSettings(this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
-				this.bodyReadTimeout, this.maxRequestBodySize, this.serverHeader, null);
+				this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.maxRequestBodySize,
+				this.serverHeader, null);
 	}
 
 	/**
@@ -184,6 +201,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.idleTimeout = this.idleTimeout;
 		builder.headerReadTimeout = this.headerReadTimeout;
 		builder.bodyReadTimeout = this.bodyReadTimeout;
+		builder.minRequestBodyRate = this.minRequestBodyRate;
+		builder.sendTimeout = this.sendTimeout;
 		builder.maxConnections = this.maxConnections;
 		builder.maxRequestBodySize = this.maxRequestBodySize;
 		builder.serverHeader = this.serverHeader;
@@ -223,6 +242,10 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private Duration headerReadTimeout = DEFAULT_HEADER_READ_TIMEOUT;
 
 		private Duration bodyReadTimeout = DEFAULT_BODY_READ_TIMEOUT;
+
+		private long minRequestBodyRate = DEFAULT_MIN_REQUEST_BODY_RATE;
+
+		private Duration sendTimeout = DEFAULT_SEND_TIMEOUT;
 
 		private int maxConnections = DEFAULT_MAX_CONNECTIONS;
 
@@ -298,6 +321,28 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 
 		public Builder bodyReadTimeout(Duration bodyReadTimeout) {
 			this.bodyReadTimeout = bodyReadTimeout;
+			return this;
+		}
+
+		/**
+		 * The slowest a request body may arrive once its first five seconds are over (default
+		 * 240 bytes per second).
+		 * @param bytesPerSecond the rate, averaged from the body's start; {@code 0} for no minimum
+		 * @return this builder
+		 */
+		public Builder minRequestBodyRate(long bytesPerSecond) {
+			this.minRequestBodyRate = bytesPerSecond;
+			return this;
+		}
+
+		/**
+		 * How long a connection's socket may take none of its response before the connection is closed (default
+		 * 30 s).
+		 * @param sendTimeout the timeout
+		 * @return this builder
+		 */
+		public Builder sendTimeout(Duration sendTimeout) {
+			this.sendTimeout = sendTimeout;
 			return this;
 		}
 
@@ -411,7 +456,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		public KhamsinServerConfig build() {
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
-					this.bodyReadTimeout, this.maxConnections, this.maxRequestBodySize, this.serverHeader,
+					this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.maxConnections,
+					this.maxRequestBodySize, this.serverHeader,
 					this.fixedResponses, this.customizers, this.accessLog, this.tls, this.compression, this.forwarded,
 					this.http2, this.http3, this.pageCache);
 		}

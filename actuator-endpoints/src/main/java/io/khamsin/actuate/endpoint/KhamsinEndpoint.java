@@ -109,6 +109,8 @@ public class KhamsinEndpoint {
 		settings.put(Guard.MAX_REQUEST_BODY_SIZE.tag(), config.maxRequestBodySize());
 		settings.put(Guard.HEADER_READ_TIMEOUT.tag(), config.headerReadTimeout());
 		settings.put(Guard.BODY_READ_TIMEOUT.tag(), config.bodyReadTimeout());
+		settings.put(Guard.MIN_REQUEST_BODY_RATE.tag(), config.minRequestBodyRate());
+		settings.put(Guard.SEND_TIMEOUT.tag(), config.sendTimeout());
 		settings.put(Guard.IDLE_TIMEOUT.tag(), config.idleTimeout());
 		return settings;
 	}

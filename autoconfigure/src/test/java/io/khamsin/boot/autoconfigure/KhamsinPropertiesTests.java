@@ -35,6 +35,9 @@ class KhamsinPropertiesTests {
 		assertThat(properties.idleTimeout()).isEqualTo(KhamsinServerConfig.DEFAULT_IDLE_TIMEOUT);
 		assertThat(properties.headerReadTimeout()).isEqualTo(KhamsinServerConfig.DEFAULT_HEADER_READ_TIMEOUT);
 		assertThat(properties.bodyReadTimeout()).isEqualTo(KhamsinServerConfig.DEFAULT_BODY_READ_TIMEOUT);
+		assertThat(properties.minRequestBodyRate().toBytes())
+			.isEqualTo(KhamsinServerConfig.DEFAULT_MIN_REQUEST_BODY_RATE);
+		assertThat(properties.sendTimeout()).isEqualTo(KhamsinServerConfig.DEFAULT_SEND_TIMEOUT);
 		assertThat(properties.maxConnections()).isEqualTo(KhamsinServerConfig.DEFAULT_MAX_CONNECTIONS);
 		assertThat(properties.maxRequestBodySize().toBytes())
 			.isEqualTo(KhamsinServerConfig.DEFAULT_MAX_REQUEST_BODY_SIZE);

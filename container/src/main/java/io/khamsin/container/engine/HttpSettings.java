@@ -15,14 +15,23 @@ import io.netty.handler.codec.http.HttpHeaders;
  * @param idleTimeout how long a keep-alive connection may stay idle between requests
  * @param headerReadTimeout how long a client may take to send a request head (slower: 408)
  * @param bodyReadTimeout how long a request body may stall while the handler waits for it (slower: 408)
+ * @param minRequestBodyRate the slowest a request body may arrive, in bytes per second, once its first
+ * {@link #MIN_RATE_GRACE} is over (slower: 408), or {@code 0} for no minimum
+ * @param sendTimeout how long a connection's socket may take none of its response before it is closed
  * @param maxRequestBodySize the largest request body accepted in bytes (larger: 413), or {@code -1} for no limit
  * @param serverHeader the value of the {@code Server} response header, or {@code null} for none
  * @param altSvc the value of the {@code Alt-Svc} response header that announces HTTP/3 (RFC 7838), or {@code null}
  * when the server does not serve it
  */
 public record HttpSettings(int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
-		Duration headerReadTimeout, Duration bodyReadTimeout, long maxRequestBodySize, String serverHeader,
-		String altSvc) {
+		Duration headerReadTimeout, Duration bodyReadTimeout, long minRequestBodyRate, Duration sendTimeout,
+		long maxRequestBodySize, String serverHeader, String altSvc) {
+
+	/**
+	 * How long a request body may arrive at any rate before {@code minRequestBodyRate} applies: the client's TCP
+	 * window opens over its first round trips, and a body that follows an {@code Expect: 100-continue} starts late.
+	 */
+	public static final Duration MIN_RATE_GRACE = Duration.ofSeconds(5);
 
 	/**
 	 * The same settings announcing HTTP/3.
@@ -31,7 +40,8 @@ public record HttpSettings(int maxInitialLineLength, int maxHeaderSize, Duration
 	 */
 	public HttpSettings withAltSvc(String altSvc) {
 		return new HttpSettings(this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
-				this.bodyReadTimeout, this.maxRequestBodySize, this.serverHeader, altSvc);
+				this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.maxRequestBodySize,
+				this.serverHeader, altSvc);
 	}
 
 	/**

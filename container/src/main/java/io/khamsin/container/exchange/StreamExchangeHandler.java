@@ -207,7 +207,7 @@ public abstract class StreamExchangeHandler extends ChannelInboundHandlerAdapter
 
 	/** @return a stall timeout for the body, started now */
 	protected final BodyReadTimer newBodyTimer() {
-		return new BodyReadTimer(this.ctx.executor(), settings().bodyReadTimeout(), this);
+		return new BodyReadTimer(this.ctx.executor(), settings().bodyReadTimeout(), BodyRate.start(settings()), this);
 	}
 
 	/** Stop the body's stall timeout, if it runs. */
@@ -224,17 +224,26 @@ public abstract class StreamExchangeHandler extends ChannelInboundHandlerAdapter
 	}
 
 	@Override
-	public final void bodyStalled(HttpExchange exchange) {
+	public final void bodyStalled(HttpExchange exchange, boolean tooSlow) {
 		this.bodyTimer = null;
 		if (exchange == null) {
 			restStalled();
 			return;
 		}
-		guards().increment(Guard.BODY_READ_TIMEOUT);
-		logger.debug("Request body of stream {} stalled for khamsin.body-read-timeout ({}): 408", this.ctx.channel(),
-				settings().bodyReadTimeout());
-		failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT,
-				new IOException("Request body stalled for " + settings().bodyReadTimeout()));
+		IOException cause;
+		if (tooSlow) {
+			guards().increment(Guard.MIN_REQUEST_BODY_RATE);
+			logger.debug("Request body of stream {} arrived slower than khamsin.min-request-body-rate ({} bytes/s): 408",
+					this.ctx.channel(), settings().minRequestBodyRate());
+			cause = new IOException("Request body slower than " + settings().minRequestBodyRate() + " bytes/s");
+		}
+		else {
+			guards().increment(Guard.BODY_READ_TIMEOUT);
+			logger.debug("Request body of stream {} stalled for khamsin.body-read-timeout ({}): 408",
+					this.ctx.channel(), settings().bodyReadTimeout());
+			cause = new IOException("Request body stalled for " + settings().bodyReadTimeout());
+		}
+		failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT, cause);
 	}
 
 }

@@ -23,6 +23,18 @@ public enum Guard {
 	/** A request body that stalled: 408 and close. */
 	BODY_READ_TIMEOUT("body-read-timeout", 408),
 
+	/**
+	 * A request body that arrives slower than {@code khamsin.min-request-body-rate} once its grace period is over (a
+	 * slow-POST attack): 408 and close.
+	 */
+	MIN_REQUEST_BODY_RATE("min-request-body-rate", 408),
+
+	/**
+	 * A connection whose socket took none of its response for {@code khamsin.send-timeout} (a client that stopped
+	 * reading, or a slow-read attack): closed.
+	 */
+	SEND_TIMEOUT("send-timeout", 0),
+
 	/** A keep-alive connection idle for too long: closed. */
 	IDLE_TIMEOUT("idle-timeout", 0),
 

@@ -8,13 +8,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.khamsin.container.engine.HttpSettings;
+import io.khamsin.container.exchange.BodyRate;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.guard.GuardCounters;
 
 /**
  * The timeouts of one HTTP/1.1 connection: idle between requests ({@code khamsin.idle-timeout}), the rest of a
  * request head once its first bytes arrived ({@code khamsin.header-read-timeout}), and a stall in a request body
- * ({@code khamsin.body-read-timeout}). An expired timeout is counted as its {@link Guard} and handed to the
+ * ({@code khamsin.body-read-timeout}) or a body slower than {@code khamsin.min-request-body-rate} (a
+ * {@link BodyRate}). An expired timeout is counted as its {@link Guard} and handed to the
  * connection ({@link Expiry}), which answers the request it cut short.
  * <p>
  * One task at a time is scheduled, and it never sleeps longer than the shortest timeout: a deadline that moves
@@ -39,6 +41,10 @@ final class ConnectionTimer implements Runnable {
 
 	private long deadline;
 
+	private BodyRate rate;
+
+	private long rateCheck;
+
 	private ScheduledFuture<?> timerFuture;
 
 	ConnectionTimer(Limits limits, Expiry connection, EventExecutor executor) {
@@ -57,9 +63,19 @@ final class ConnectionTimer implements Runnable {
 		arm(Timeout.HEAD, this.limits.headNanos);
 	}
 
-	/** Time the request body, from now. */
+	/** Time the request body, and its rate, from now. */
 	void timeBody() {
 		arm(Timeout.BODY, this.limits.bodyNanos);
+		this.rate = BodyRate.start(this.limits.settings);
+		if (this.rate != null) {
+			long now = System.nanoTime();
+			this.rateCheck = this.rate.nextCheck(now);
+			if (this.timerFuture != null && this.timerFuture.getDelay(TimeUnit.NANOSECONDS) > this.rateCheck - now) {
+				// A body is rarely slow: the task that waits longer is moved rather than the idle timer made shorter.
+				this.timerFuture.cancel(false);
+				schedule(this.rateCheck - now);
+			}
+		}
 	}
 
 	/** @return whether the rest of a request head is being timed */
@@ -70,8 +86,9 @@ final class ConnectionTimer implements Runnable {
 	/**
 	 * Part of the request body arrived: its timeout starts again, if it is being timed.
 	 * @param last whether it was the end of the body, which stops the timeout
+	 * @param bytes how many bytes of it arrived
 	 */
-	void bodyReceived(boolean last) {
+	void bodyReceived(boolean last, int bytes) {
 		if (this.timeout != Timeout.BODY) {
 			return;
 		}
@@ -80,6 +97,9 @@ final class ConnectionTimer implements Runnable {
 		}
 		else {
 			this.deadline = System.nanoTime() + this.limits.bodyNanos;
+			if (this.rate != null) {
+				this.rate.received(bytes);
+			}
 		}
 	}
 
@@ -117,9 +137,23 @@ final class ConnectionTimer implements Runnable {
 		if (this.timeout == Timeout.NONE || this.connection.isClosed()) {
 			return;
 		}
-		long left = this.deadline - System.nanoTime();
+		long now = System.nanoTime();
+		long left = this.deadline - now;
+		if (this.timeout == Timeout.BODY && this.rate != null && left > 0 && now - this.rateCheck >= 0) {
+			if (this.connection.isBodyPaused()) {
+				this.rate.restart(now);
+			}
+			else if (this.rate.tooSlow(now)) {
+				this.limits.guards.increment(Guard.MIN_REQUEST_BODY_RATE);
+				logger.debug("Request body arrived slower than khamsin.min-request-body-rate ({} bytes/s): 408",
+						this.rate.minBytesPerSecond());
+				this.connection.bodyTimedOut(true);
+				return;
+			}
+			this.rateCheck = this.rate.nextCheck(now);
+		}
 		if (left > 0) {
-			schedule(left);
+			schedule((this.timeout == Timeout.BODY && this.rate != null) ? Math.min(left, this.rateCheck - now) : left);
 			return;
 		}
 		switch (this.timeout) {
@@ -141,7 +175,7 @@ final class ConnectionTimer implements Runnable {
 				this.limits.guards.increment(Guard.BODY_READ_TIMEOUT);
 				logger.debug("Request body stalled for khamsin.body-read-timeout ({}): 408",
 						this.limits.settings.bodyReadTimeout());
-				this.connection.bodyTimedOut();
+				this.connection.bodyTimedOut(false);
 			}
 			default -> {
 			}
@@ -169,8 +203,11 @@ final class ConnectionTimer implements Runnable {
 		 */
 		boolean isBodyPaused();
 
-		/** The body of a request timed out: fail the exchange, or close. */
-		void bodyTimedOut();
+		/**
+		 * The body of a request timed out: fail the exchange, or close.
+		 * @param tooSlow whether it arrived slower than its minimum rate, rather than stalled
+		 */
+		void bodyTimedOut(boolean tooSlow);
 
 	}
 

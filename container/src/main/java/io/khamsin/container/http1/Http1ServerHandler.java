@@ -332,7 +332,8 @@ final class Http1ServerHandler extends ConnectionHandler
 			content.release();
 			return;
 		}
-		this.timer.bodyReceived(this.body.received(content));
+		int bytes = content.content().readableBytes();
+		this.timer.bodyReceived(this.body.received(content), bytes);
 		HttpResponseStatus refusal = exchange.onContent(content);
 		if (refusal != null) {
 			failExchange(exchange, refusal, new IOException("Request body exceeds the limit of "
@@ -593,14 +594,15 @@ final class Http1ServerHandler extends ConnectionHandler
 	}
 
 	@Override
-	public void bodyTimedOut() {
+	public void bodyTimedOut(boolean tooSlow) {
 		HttpExchange exchange = this.exchange;
 		if (exchange == null) {
 			this.ctx.close();
 			return;
 		}
-		failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT,
-				new IOException("Request body stalled for " + this.settings.bodyReadTimeout()));
+		failExchange(exchange, HttpResponseStatus.REQUEST_TIMEOUT, new IOException(tooSlow
+				? "Request body slower than " + this.settings.minRequestBodyRate() + " bytes/s"
+				: "Request body stalled for " + this.settings.bodyReadTimeout()));
 	}
 
 }

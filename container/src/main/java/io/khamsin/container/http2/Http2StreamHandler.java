@@ -150,7 +150,7 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 			return;
 		}
 		if (this.bodyTimer != null) {
-			this.bodyTimer.received();
+			this.bodyTimer.received(data.content().readableBytes());
 		}
 		HttpResponseStatus refusal = exchange.onContent(new DefaultHttpContent(data.content()));
 		if (refusal != null) {
@@ -166,7 +166,8 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 
 	private void discard(Http2DataFrame data) {
 		boolean end = data.isEndStream();
-		this.discarded += data.content().readableBytes();
+		int bytes = data.content().readableBytes();
+		this.discarded += bytes;
 		data.release();
 		if (end) {
 			this.requestEnded = true;
@@ -178,7 +179,7 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 			resetRest();
 		}
 		else if (this.bodyTimer != null) {
-			this.bodyTimer.received();
+			this.bodyTimer.received(bytes);
 		}
 	}
 

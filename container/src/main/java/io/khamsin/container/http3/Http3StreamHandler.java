@@ -192,19 +192,20 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 		}
 		HttpExchange exchange = this.exchange;
 		if (exchange == null) {
-			this.discarded += data.content().readableBytes();
+			int bytes = data.content().readableBytes();
+			this.discarded += bytes;
 			data.release();
 			if (this.discarding && this.discarded > DISCARD_LIMIT) {
 				stopBodyTimer();
 				stopRest();
 			}
 			else if (this.bodyTimer != null) {
-				this.bodyTimer.received();
+				this.bodyTimer.received(bytes);
 			}
 			return;
 		}
 		if (this.bodyTimer != null) {
-			this.bodyTimer.received();
+			this.bodyTimer.received(data.content().readableBytes());
 		}
 		HttpResponseStatus refusal = exchange.onContent(new DefaultHttpContent(data.content()));
 		if (refusal != null) {

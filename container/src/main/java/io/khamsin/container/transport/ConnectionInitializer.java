@@ -17,8 +17,9 @@ import io.khamsin.container.metrics.ReactorMetrics;
 /**
  * The first step of every accepted connection, whatever its protocol: admission (a connection beyond
  * {@code maxConnections}, or one accepted while the server drains, is closed at once), the connection's counts on
- * its reactor, the byte counter first in its pipeline (when figures are on), and then its listener's
- * {@link ProtocolSelector}, which sets it on its way to a protocol. Shared by the connections of a listener.
+ * its reactor, the byte counter first in its pipeline (when figures are on), the {@link SendTimeout}, and then its
+ * listener's {@link ProtocolSelector}, which sets it on its way to a protocol. Shared by the connections of a
+ * listener.
  */
 public final class ConnectionInitializer extends ChannelInitializer<Channel> implements ChannelFutureListener {
 
@@ -65,9 +66,14 @@ public final class ConnectionInitializer extends ChannelInitializer<Channel> imp
 		}
 		reactor.connectionAccepted();
 		channel.closeFuture().addListener(this);
-		// A QUIC connection (whose parent is its UDP socket, not a listening one) is counted on that socket.
-		if (reactor.enabled() && channel.parent() instanceof ServerChannel) {
-			channel.pipeline().addLast(TRAFFIC, reactor.trafficCounter());
+		// A QUIC connection's parent is its UDP socket, not a listening one: it is counted on that socket, and QUIC
+		// times its own sends (a peer that acknowledges nothing ends at the idle timeout).
+		if (channel.parent() instanceof ServerChannel) {
+			if (reactor.enabled()) {
+				channel.pipeline().addLast(TRAFFIC, reactor.trafficCounter());
+			}
+			channel.pipeline()
+				.addLast(SendTimeout.NAME, new SendTimeout(this.context.settings().sendTimeout(), this.context.guards()));
 		}
 		this.protocols.select(channel);
 	}
