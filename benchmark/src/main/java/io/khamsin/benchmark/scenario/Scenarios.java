@@ -35,6 +35,7 @@ public final class Scenarios {
 		add(new IdleConnectionsScenario());
 		add(new StartupScenario());
 		add(new MemoryAtRestScenario());
+		add(new SlowAttackersScenario());
 	}
 
 	private Scenarios() {
