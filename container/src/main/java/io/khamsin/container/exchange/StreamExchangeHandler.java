@@ -1,6 +1,8 @@
 package io.khamsin.container.exchange;
 
 import java.io.IOException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -17,7 +19,8 @@ import io.khamsin.container.guard.GuardCounters;
  * whatever its protocol: it carries one exchange on the stream's channel; its writes are flushed at the end of the
  * read batch they happen in; its body is read only while the application asks for it (the channel's auto-read, turned
  * back on in a task of its own); {@code 100 Continue} goes out when the application first asks for the body; and a body
- * that stalls for {@code khamsin.body-read-timeout} is refused with 408. The protocol writes its own frames.
+ * that stalls for {@code khamsin.body-read-timeout} is refused with 408, and a response the client gives no credit for
+ * {@code khamsin.send-timeout} is reset. The protocol writes its own frames.
  * <p>
  * It is its own task for resuming reads, which must wait for the request for more body to return.
  */
@@ -57,6 +60,10 @@ public abstract class StreamExchangeHandler extends ChannelInboundHandlerAdapter
 		this.flushScheduled = false;
 		this.ctx.flush();
 	};
+
+	private long unwritableSince;
+
+	private ScheduledFuture<?> sendCheck;
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
@@ -113,10 +120,44 @@ public abstract class StreamExchangeHandler extends ChannelInboundHandlerAdapter
 	public final void channelWritabilityChanged(ChannelHandlerContext ctx) {
 		if (this.exchange != null) {
 			if (!ctx.channel().isWritable()) {
+				timeSend();
 				becameUnwritable(this.exchange);
 			}
 			this.exchange.onWritabilityChanged();
 		}
+	}
+
+	/**
+	 * The stream stopped taking writes: the client gives it no flow-control credit. A stream that stays so for
+	 * {@code khamsin.send-timeout} (a client that opens streams and never reads them, which the connection's own send
+	 * timeout does not see while other streams move) is failed, counted as {@link Guard#SEND_TIMEOUT}. One check is
+	 * scheduled at a time, and only while the stream is blocked.
+	 */
+	private void timeSend() {
+		this.unwritableSince = System.nanoTime();
+		if (this.sendCheck == null) {
+			this.sendCheck = this.ctx.executor().schedule(this::checkSend, settings().sendTimeout().toNanos(),
+					TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private void checkSend() {
+		this.sendCheck = null;
+		HttpExchange exchange = this.exchange;
+		if (exchange == null || this.ctx.channel().isWritable() || !this.ctx.channel().isActive()) {
+			return;
+		}
+		long left = this.unwritableSince + settings().sendTimeout().toNanos() - System.nanoTime();
+		if (left > 0) {
+			this.sendCheck = this.ctx.executor().schedule(this::checkSend, left, TimeUnit.NANOSECONDS);
+			return;
+		}
+		guards().increment(Guard.SEND_TIMEOUT);
+		logger.debug("Stream {} got no credit for its response for khamsin.send-timeout ({}): reset",
+				this.ctx.channel(), settings().sendTimeout());
+		this.exchange = null;
+		failExchange(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE,
+				new IOException("Response not taken by the client for " + settings().sendTimeout()));
 	}
 
 	/**

@@ -156,6 +156,23 @@ class SlowClientTests {
 		assertThat(this.server.guards().count(Guard.MIN_REQUEST_BODY_RATE)).isEqualTo(1);
 	}
 
+	@Test
+	void anHttp2StreamTheClientGivesNoCreditIsResetAtTheSendTimeoutWhileTheConnectionServesOn() throws Exception {
+		start(KhamsinServerConfig.builder().sendTimeout(Duration.ofSeconds(1)).http2(
+				io.khamsin.container.http2.Http2Config.builder().enabled(true).build()));
+		try (H2cClient client = H2cClient.connect(this.server.port())) {
+			H2cClient.Stream stalled = client.open(false);
+			stalled.sendHeaders("GET", "/file", true);
+			assertThat(stalled.response()).failsWithin(Duration.ofSeconds(20));
+			assertThat(this.server.guards().count(Guard.SEND_TIMEOUT)).isEqualTo(1);
+			// The client's stream holds the frames it did not read until it reads them, and then closes.
+			stalled.read();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !stalled.channel().isOpen());
+			H2cClient.Response next = client.send("GET", "/plaintext", null).response().get(10, TimeUnit.SECONDS);
+			assertThat(next.text()).isEqualTo("Hello, World!");
+		}
+	}
+
 	/** Send a byte every 250 ms, never stalling for the body-read timeout, until the server answers. */
 	private static RawHttpConnection.Response trickle(OutputStream out, RawHttpConnection connection)
 			throws IOException, InterruptedException {
