@@ -121,6 +121,7 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 			extras.put("p99_attacked_ms", RateScenario.round1(attacked.p99Millis() * 10) / 10);
 			extras.put("errors_unloaded", quiet.errors());
 			extras.put("errors_attacked", attacked.errors());
+			extras.put("first_error", (attacked.firstError() != null) ? attacked.firstError() : quiet.firstError());
 			extras.put("fds_before", fdsBefore);
 			extras.put("fds_held_by_attackers", attackersOpen);
 			extras.put("fds_at_attack_end", fdsAtEnd);
