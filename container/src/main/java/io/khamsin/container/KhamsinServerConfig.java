@@ -38,6 +38,8 @@ import io.khamsin.container.transport.Transport;
  * @param minRequestBodyRate the slowest a request body may arrive, in bytes per second averaged from its start, once
  * its first five seconds are over (slower: 408 and close), or {@code 0} for no minimum
  * @param sendTimeout how long a connection's socket may take none of its response before the connection is closed
+ * @param requestTimeout how long a handler may take to begin its response before it is cancelled and the client
+ * answered 503, or {@code null} for no limit (the default: a long poll may wait for its event)
  * @param maxConnections the most connections open at once; new ones beyond it are closed at once
  * @param maxRequestBodySize the largest request body accepted in bytes (larger: 413), or {@code -1} for no limit
  * @param serverHeader the value of the {@code Server} response header, or {@code null} for none
@@ -56,7 +58,7 @@ import io.khamsin.container.transport.Transport;
 public record KhamsinServerConfig(InetAddress address, int port, int reactors, Transport transport,
 		ListenerMode listener, int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, long minRequestBodyRate, Duration sendTimeout,
-		int maxConnections, long maxRequestBodySize, String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
+		Duration requestTimeout, int maxConnections, long maxRequestBodySize, String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
 		AccessLogConfig accessLog, TlsConfig tls, CompressionConfig compression, ForwardedConfig forwarded,
 		Http2Config http2, Http3Config http3, DefaultPageCache pageCache) {
 
@@ -114,6 +116,9 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		requirePositive("headerReadTimeout", headerReadTimeout);
 		requirePositive("bodyReadTimeout", bodyReadTimeout);
 		requirePositive("sendTimeout", sendTimeout);
+		if (requestTimeout != null) {
+			requirePositive("requestTimeout", requestTimeout);
+		}
 		if (minRequestBodyRate < 0) {
 			throw new IllegalArgumentException("minRequestBodyRate must be 0 (no minimum) or more, was " + minRequestBodyRate);
 		}
@@ -165,8 +170,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 	 */
 	public HttpSettings httpSettings() {
 		return new HttpSettings(this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
-				this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.maxRequestBodySize,
-				this.serverHeader, null);
+				this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.requestTimeout,
+				this.maxRequestBodySize, this.serverHeader, null);
 	}
 
 	/**
@@ -203,6 +208,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.bodyReadTimeout = this.bodyReadTimeout;
 		builder.minRequestBodyRate = this.minRequestBodyRate;
 		builder.sendTimeout = this.sendTimeout;
+		builder.requestTimeout = this.requestTimeout;
 		builder.maxConnections = this.maxConnections;
 		builder.maxRequestBodySize = this.maxRequestBodySize;
 		builder.serverHeader = this.serverHeader;
@@ -246,6 +252,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private long minRequestBodyRate = DEFAULT_MIN_REQUEST_BODY_RATE;
 
 		private Duration sendTimeout = DEFAULT_SEND_TIMEOUT;
+
+		private Duration requestTimeout;
 
 		private int maxConnections = DEFAULT_MAX_CONNECTIONS;
 
@@ -343,6 +351,17 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		 */
 		public Builder sendTimeout(Duration sendTimeout) {
 			this.sendTimeout = sendTimeout;
+			return this;
+		}
+
+		/**
+		 * How long a handler may take to begin its response before it is cancelled and the client answered 503
+		 * (default: no limit).
+		 * @param requestTimeout the timeout, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder requestTimeout(Duration requestTimeout) {
+			this.requestTimeout = requestTimeout;
 			return this;
 		}
 
@@ -456,7 +475,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		public KhamsinServerConfig build() {
 			return new KhamsinServerConfig(this.address, this.port, this.reactors, this.transport, this.listener,
 					this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
-					this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.maxConnections,
+					this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.requestTimeout, this.maxConnections,
 					this.maxRequestBodySize, this.serverHeader,
 					this.fixedResponses, this.customizers, this.accessLog, this.tls, this.compression, this.forwarded,
 					this.http2, this.http3, this.pageCache);

@@ -38,6 +38,8 @@ import io.khamsin.container.transport.Transport;
  * seconds are over. Slower ones (a slow-POST attack) are answered 408 and closed; 0B for no minimum.
  * @param sendTimeout How long a connection's socket may take none of its response (a client that stopped reading, or
  * a slow-read attack) before the connection is closed.
+ * @param requestTimeout How long the application may take to begin a response before it is cancelled and the client
+ * answered 503. Unset: no limit (a long poll may wait for its event).
  * @param maxConnections Most connections open at once. New ones beyond it are closed at once.
  * @param maxRequestBodySize Largest request body accepted. Larger ones are answered 413; -1 for no limit.
  * @param websocket WebSocket settings.
@@ -52,7 +54,7 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 		@DefaultValue("auto") Transport transport, @DefaultValue("reuseport") ListenerMode listener,
 		@DefaultValue("4096B") DataSize maxInitialLineLength, @DefaultValue("60s") Duration idleTimeout,
 		@DefaultValue("10s") Duration headerReadTimeout, @DefaultValue("30s") Duration bodyReadTimeout,
-		@DefaultValue("240B") DataSize minRequestBodyRate, @DefaultValue("30s") Duration sendTimeout,
+		@DefaultValue("240B") DataSize minRequestBodyRate, @DefaultValue("30s") Duration sendTimeout, Duration requestTimeout,
 		@DefaultValue("10000") int maxConnections, @DefaultValue("-1B") DataSize maxRequestBodySize,
 		@DefaultValue WebSocketProperties websocket, @DefaultValue Http2Properties http2,
 		@DefaultValue Http3Properties http3, @DefaultValue EgressProperties egress,

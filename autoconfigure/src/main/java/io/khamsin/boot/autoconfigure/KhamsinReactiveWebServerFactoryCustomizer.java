@@ -75,6 +75,7 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 			map.from(khamsin::bodyReadTimeout).to(config::bodyReadTimeout);
 			map.from(khamsin::minRequestBodyRate).as(DataSize::toBytes).to(config::minRequestBodyRate);
 			map.from(khamsin::sendTimeout).to(config::sendTimeout);
+			map.from(khamsin::requestTimeout).to(config::requestTimeout);
 			map.from(khamsin::maxConnections).to(config::maxConnections);
 			map.from(khamsin::maxRequestBodySize).as(DataSize::toBytes).to(config::maxRequestBodySize);
 			config.http2(http2);

@@ -38,6 +38,7 @@ class KhamsinPropertiesTests {
 		assertThat(properties.minRequestBodyRate().toBytes())
 			.isEqualTo(KhamsinServerConfig.DEFAULT_MIN_REQUEST_BODY_RATE);
 		assertThat(properties.sendTimeout()).isEqualTo(KhamsinServerConfig.DEFAULT_SEND_TIMEOUT);
+		assertThat(properties.requestTimeout()).isEqualTo(KhamsinServerConfig.defaults().requestTimeout()).isNull();
 		assertThat(properties.maxConnections()).isEqualTo(KhamsinServerConfig.DEFAULT_MAX_CONNECTIONS);
 		assertThat(properties.maxRequestBodySize().toBytes())
 			.isEqualTo(KhamsinServerConfig.DEFAULT_MAX_REQUEST_BODY_SIZE);

@@ -96,6 +96,7 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 			.withPropertyValues("khamsin.reactors=3", "khamsin.transport=io-uring", "khamsin.listener=shared",
 					"khamsin.max-initial-line-length=2KB", "khamsin.idle-timeout=5s", "khamsin.header-read-timeout=2s",
 					"khamsin.body-read-timeout=3s", "khamsin.min-request-body-rate=1KB", "khamsin.send-timeout=7s",
+					"khamsin.request-timeout=9s",
 					"khamsin.max-connections=100", "khamsin.max-request-body-size=10MB", "server.port=9090", "server.address=127.0.0.1",
 					"server.server-header=khamsin", "server.max-http-request-header-size=16KB")
 			.run((context) -> {
@@ -109,6 +110,7 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 				assertThat(config.bodyReadTimeout()).isEqualTo(Duration.ofSeconds(3));
 				assertThat(config.minRequestBodyRate()).isEqualTo(1024);
 				assertThat(config.sendTimeout()).isEqualTo(Duration.ofSeconds(7));
+				assertThat(config.requestTimeout()).isEqualTo(Duration.ofSeconds(9));
 				assertThat(config.maxConnections()).isEqualTo(100);
 				assertThat(config.maxRequestBodySize()).isEqualTo(10L * 1024 * 1024);
 				assertThat(config.port()).isEqualTo(9090);

@@ -18,6 +18,8 @@ import io.netty.handler.codec.http.HttpHeaders;
  * @param minRequestBodyRate the slowest a request body may arrive, in bytes per second, once its first
  * {@link #MIN_RATE_GRACE} is over (slower: 408), or {@code 0} for no minimum
  * @param sendTimeout how long a connection's socket may take none of its response before it is closed
+ * @param requestTimeout how long a handler may take to begin its response (slower: cancelled, 503), or {@code null}
+ * for no limit
  * @param maxRequestBodySize the largest request body accepted in bytes (larger: 413), or {@code -1} for no limit
  * @param serverHeader the value of the {@code Server} response header, or {@code null} for none
  * @param altSvc the value of the {@code Alt-Svc} response header that announces HTTP/3 (RFC 7838), or {@code null}
@@ -25,7 +27,7 @@ import io.netty.handler.codec.http.HttpHeaders;
  */
 public record HttpSettings(int maxInitialLineLength, int maxHeaderSize, Duration idleTimeout,
 		Duration headerReadTimeout, Duration bodyReadTimeout, long minRequestBodyRate, Duration sendTimeout,
-		long maxRequestBodySize, String serverHeader, String altSvc) {
+		Duration requestTimeout, long maxRequestBodySize, String serverHeader, String altSvc) {
 
 	/**
 	 * How long a request body may arrive at any rate before {@code minRequestBodyRate} applies: the client's TCP
@@ -40,7 +42,7 @@ public record HttpSettings(int maxInitialLineLength, int maxHeaderSize, Duration
 	 */
 	public HttpSettings withAltSvc(String altSvc) {
 		return new HttpSettings(this.maxInitialLineLength, this.maxHeaderSize, this.idleTimeout, this.headerReadTimeout,
-				this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.maxRequestBodySize,
+				this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.requestTimeout, this.maxRequestBodySize,
 				this.serverHeader, altSvc);
 	}
 

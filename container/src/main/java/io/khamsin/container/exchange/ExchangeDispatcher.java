@@ -1,6 +1,7 @@
 package io.khamsin.container.exchange;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
@@ -37,6 +38,7 @@ import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.forwarded.ForwardedHeaders;
 import io.khamsin.container.forwarded.RequestOrigin;
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.RequestPath;
 import io.khamsin.container.metrics.Route;
@@ -60,6 +62,10 @@ public final class ExchangeDispatcher {
 	private final HttpHandler handler;
 
 	private final RequestGuards requestGuards;
+
+	private final GuardCounters guards;
+
+	private final long requestTimeoutNanos;
 
 	private final FixedResponseTable fixedResponses;
 
@@ -91,6 +97,9 @@ public final class ExchangeDispatcher {
 			ForwardedConfig forwarded, DefaultPageCache pageCache) {
 		this.handler = context.handler();
 		this.requestGuards = new RequestGuards(context.guards(), context.settings().maxRequestBodySize());
+		this.guards = context.guards();
+		Duration requestTimeout = context.settings().requestTimeout();
+		this.requestTimeoutNanos = (requestTimeout != null) ? requestTimeout.toNanos() : 0;
 		this.fixedResponses = FixedResponseTable.of(fixedResponses, context.settings().serverHeader(),
 				context.settings().altSvc());
 		this.accessLog = context.accessLog();
@@ -100,6 +109,16 @@ public final class ExchangeDispatcher {
 		this.forwarded = forwarded.enabled() ? new ForwardedHeaders(forwarded) : null;
 		this.pageCache = (pageCache != null && pageCache.config().enabled()) ? new PageCacheStage(this, pageCache)
 				: null;
+	}
+
+	/** @return how long a handler may take to begin its response ({@code khamsin.request-timeout}); 0 for ever */
+	long requestTimeoutNanos() {
+		return this.requestTimeoutNanos;
+	}
+
+	/** @return the server's guard counters */
+	GuardCounters guards() {
+		return this.guards;
 	}
 
 	/** @return the fixed responses, for each protocol to encode once */

@@ -3,6 +3,9 @@ package io.khamsin.container.exchange;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
@@ -26,6 +29,7 @@ import io.khamsin.container.bridge.InboundPublisher;
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.bridge.KhamsinServerHttpResponse;
 import io.khamsin.container.forwarded.RequestOrigin;
+import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.ReactorMetrics;
 
 /**
@@ -68,6 +72,8 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 	private Subscription handlerSubscription;
 
 	private boolean finished;
+
+	private ScheduledFuture<?> requestTimer;
 
 	/**
 	 * @param origin where trusted proxies say the request came from, or {@code null}
@@ -117,11 +123,48 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 	}
 
 	private void startHandler() {
+		long timeout = this.dispatcher.requestTimeoutNanos();
+		if (timeout > 0 && !this.background) {
+			this.requestTimer = this.response.eventLoop().schedule(this::timedOut, timeout, TimeUnit.NANOSECONDS);
+		}
 		try {
 			this.dispatcher.handler().handle(this.request, this.response).subscribe(this);
 		}
 		catch (Throwable ex) {
 			onError(ex);
+		}
+	}
+
+	/**
+	 * The handler did not begin its response within {@code khamsin.request-timeout}: it is cancelled, and the client
+	 * answered 503, so that a handler that never completes holds neither the client nor the connection (an HTTP/1.1
+	 * connection serves its next request). A response already begun (a stream of events) is the handler's to end.
+	 */
+	private void timedOut() {
+		this.requestTimer = null;
+		if (this.finished || this.response.isHeadWritten()) {
+			return;
+		}
+		this.finished = true;
+		this.dispatcher.guards().increment(Guard.REQUEST_TIMEOUT);
+		logger.warn("{} {} did not begin its response within khamsin.request-timeout ({}); answering 503",
+				this.request.getMethod(), this.request.getURI().getRawPath(),
+				Duration.ofNanos(this.dispatcher.requestTimeoutNanos()));
+		Subscription subscription = this.handlerSubscription;
+		if (subscription != null) {
+			subscription.cancel();
+		}
+		this.body.discard();
+		ChannelFuture lastWrite = this.response.writeError(HttpResponseStatus.SERVICE_UNAVAILABLE);
+		this.channel.exchangeComplete(lastWrite);
+		this.dispatcher.written(this, lastWrite);
+	}
+
+	private void stopRequestTimer() {
+		ScheduledFuture<?> timer = this.requestTimer;
+		if (timer != null) {
+			this.requestTimer = null;
+			timer.cancel(false);
 		}
 	}
 
@@ -239,6 +282,7 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 			return;
 		}
 		this.finished = true;
+		stopRequestTimer();
 		Deferral pending = this.pending;
 		if (pending != null) {
 			this.pending = null;
@@ -305,6 +349,7 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 			return;
 		}
 		this.finished = true;
+		stopRequestTimer();
 		// Whatever of the body the handler did not take is released now, read or not, arrived or not.
 		this.body.discard();
 		ChannelFuture lastWrite = this.response.finish();
@@ -317,6 +362,7 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 			return;
 		}
 		this.finished = true;
+		stopRequestTimer();
 		this.body.discard();
 		if (!this.response.isHeadWritten()) {
 			logger.warn("{} {} failed before its response was committed; answering 500", this.request.getMethod(),

@@ -35,6 +35,9 @@ public enum Guard {
 	 */
 	SEND_TIMEOUT("send-timeout", 0),
 
+	/** A handler that did not begin its response within {@code khamsin.request-timeout}: cancelled, and 503. */
+	REQUEST_TIMEOUT("request-timeout", 503),
+
 	/** A keep-alive connection idle for too long: closed. */
 	IDLE_TIMEOUT("idle-timeout", 0),
 

@@ -32,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  * Slow attackers on real sockets: a client that stops reading its response (slow read) loses its connection at
  * {@code khamsin.send-timeout} while a slow but steady reader gets all of it, and a request body trickled a few
  * bytes at a time (slow POST), never stalling for the body-read timeout, is answered 408 once it falls below
- * {@code khamsin.min-request-body-rate}, over HTTP/1.1 and HTTP/2.
+ * {@code khamsin.min-request-body-rate}, over HTTP/1.1 and HTTP/2; and a handler that never begins its response is
+ * answered 503 at {@code khamsin.request-timeout}.
  */
 @Timeout(60)
 class SlowClientTests {
@@ -56,7 +57,11 @@ class SlowClientTests {
 	}
 
 	private KhamsinServer start(KhamsinServerConfig.Builder config) {
-		this.server = KhamsinServer.create(config.reactors(1).build(), new TestRoutes(file).handler());
+		return startWith(config, new TestRoutes(file));
+	}
+
+	private KhamsinServer startWith(KhamsinServerConfig.Builder config, TestRoutes routes) {
+		this.server = KhamsinServer.create(config.reactors(1).build(), routes.handler());
 		this.server.start();
 		return this.server;
 	}
@@ -171,6 +176,41 @@ class SlowClientTests {
 			H2cClient.Response next = client.send("GET", "/plaintext", null).response().get(10, TimeUnit.SECONDS);
 			assertThat(next.text()).isEqualTo("Hello, World!");
 		}
+	}
+
+	@Test
+	void aHandlerThatDoesNotBeginItsResponseInTimeIsAnswered503AndTheConnectionServesOn() throws Exception {
+		TestRoutes routes = new TestRoutes(file);
+		startWith(KhamsinServerConfig.builder().requestTimeout(Duration.ofMillis(500)).http2(
+				io.khamsin.container.http2.Http2Config.builder().enabled(true).build()), routes);
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(503);
+			connection.send("GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().bodyText()).isEqualTo("Hello, World!");
+		}
+		try (H2cClient client = H2cClient.connect(this.server.port())) {
+			assertThat(client.send("GET", "/slow", null).response().get(10, TimeUnit.SECONDS).status()).isEqualTo(503);
+			assertThat(client.send("GET", "/plaintext", null).response().get(10, TimeUnit.SECONDS).text())
+				.isEqualTo("Hello, World!");
+		}
+		finally {
+			routes.slowGate.countDown();
+		}
+		assertThat(this.server.guards().count(Guard.REQUEST_TIMEOUT)).isEqualTo(2);
+	}
+
+	@Test
+	void withoutARequestTimeoutASlowHandlerIsWaitedFor() throws Exception {
+		TestRoutes routes = new TestRoutes(file);
+		startWith(KhamsinServerConfig.builder(), routes);
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.isClosedByServer(1500)).as("closed or answered").isFalse();
+			routes.slowGate.countDown();
+			assertThat(connection.read().bodyText()).isEqualTo("done");
+		}
+		assertThat(this.server.guards().count(Guard.REQUEST_TIMEOUT)).isZero();
 	}
 
 	/** Send a byte every 250 ms, never stalling for the body-read timeout, until the server answers. */
