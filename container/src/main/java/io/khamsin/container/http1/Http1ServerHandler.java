@@ -309,6 +309,11 @@ final class Http1ServerHandler extends ConnectionHandler
 			refuseHead(ServerResponses.refuseVersion(request, this.context.guards()), request, start);
 			return;
 		}
+		HttpResponseStatus refusal = RequestHeadChecks.refusal(request, this.context.guards());
+		if (refusal != null) {
+			refuseHead(refusal, request, start);
+			return;
+		}
 		this.sequence++;
 		this.http10 = request.protocolVersion().equals(HttpVersion.HTTP_1_0);
 		this.keepAlive = HttpUtil.isKeepAlive(request);

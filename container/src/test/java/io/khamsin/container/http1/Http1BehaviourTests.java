@@ -178,6 +178,31 @@ class Http1BehaviourTests {
 	}
 
 	@Test
+	void aTransferCodingOtherThanChunkedIsRefusedWith501AndItsBodyNotRead() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+					+ "23\r\nGET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n\r\n0\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(501);
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: , CHUNKED\t\r\n\r\n"
+					+ "5\r\nhello\r\n0\r\n\r\n");
+			assertThat(connection.read().bodyText()).isEqualTo("hello");
+		}
+	}
+
+	@Test
+	void aRequestWithTwoHostFieldsIsRefusedWith400() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /plaintext HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(400);
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(1);
+	}
+
+	@Test
 	void unknownExpectationIsRejectedWith417() throws Exception {
 		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
 			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: teapot\r\n\r\n");
