@@ -203,6 +203,15 @@ class Http1BehaviourTests {
 	}
 
 	@Test
+	void aRequestLineWithTheProtocolNameInLowerCaseIsRefusedWith400() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /plaintext http/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(400);
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+	}
+
+	@Test
 	void unknownExpectationIsRejectedWith417() throws Exception {
 		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
 			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: teapot\r\n\r\n");
