@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -20,7 +22,7 @@ import io.khamsin.container.test.TestRoutes;
  * The application behind the smuggling tests: it reads every request's body and answers with what it parsed,
  * {@code <method> <path> <body length> <body SHA-256>}, so that a client can tell which request a response belongs
  * to; and it keeps, as {@code <method> <path>} in order, the requests that reached it and those whose whole body it
- * read.
+ * read, and the client port of the connection each path came on.
  */
 final class EchoApplication implements HttpHandler {
 
@@ -30,10 +32,15 @@ final class EchoApplication implements HttpHandler {
 
 	private final AtomicLong counter = new AtomicLong();
 
+	private final Map<String, Integer> clientPorts = new ConcurrentHashMap<>();
+
 	@Override
 	public Mono<Void> handle(ServerHttpRequest request, ServerHttpResponse response) {
 		String target = request.getMethod().name() + " " + request.getURI().getRawPath();
 		this.arrived.add(target);
+		if (request.getRemoteAddress() != null) {
+			this.clientPorts.put(request.getURI().getRawPath(), request.getRemoteAddress().getPort());
+		}
 		MessageDigest sha = TestRoutes.sha256();
 		long[] length = new long[1];
 		return request.getBody().doOnNext((buffer) -> {
@@ -70,6 +77,11 @@ final class EchoApplication implements HttpHandler {
 	/** @return the requests whose path starts with {@code prefix} whose whole body the application read */
 	List<String> read(String prefix) {
 		return withPath(this.read, prefix);
+	}
+
+	/** @return the client port of the connection the last request for this path came on, or -1 */
+	int clientPort(String path) {
+		return this.clientPorts.getOrDefault(path, -1);
 	}
 
 	private static List<String> withPath(List<String> targets, String prefix) {
