@@ -18,8 +18,10 @@ import io.khamsin.container.guard.GuardCounters;
  * front of khamsin and khamsin to disagree about a request: a transfer coding other than {@code chunked}, which
  * khamsin does not implement, so that it cannot frame or decode the body as the client meant it (RFC 9112, section
  * 6.1: 501); and more than one {@code Host} field line (RFC 9112, section 3.2: 400). The decoder already refuses
- * {@code Transfer-Encoding} in HTTP/1.0, {@code chunked} that is not the final coding or comes twice, and
- * {@code Transfer-Encoding} together with {@code Content-Length}.
+ * {@code chunked} that is not the final coding or comes twice, and, while
+ * {@code io.netty.handler.codec.http.rfc9112TransferEncoding} is left at its default ({@code true}),
+ * {@code Transfer-Encoding} in HTTP/1.0 and {@code Transfer-Encoding} together with {@code Content-Length}; the
+ * smuggling corpus ({@code DirectSmugglingTests}) fails if an upgrade of Netty stops doing so.
  */
 final class RequestHeadChecks {
 
