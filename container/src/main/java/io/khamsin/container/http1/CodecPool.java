@@ -173,6 +173,16 @@ final class CodecPool {
 		}
 
 		@Override
+		protected HttpMessage createMessage(String[] initialLine) throws Exception {
+			// HTTP-name is case-sensitive (RFC 9112, section 2.3), but Netty reads "http/1.1" as HTTP/1.1: a proxy in
+			// front that refuses such a request line must not see khamsin serve it.
+			if (!initialLine[2].startsWith("HTTP/")) {
+				throw new IllegalArgumentException("Invalid HTTP version in the request line: " + initialLine[2]);
+			}
+			return super.createMessage(initialLine);
+		}
+
+		@Override
 		protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
 			super.handleTransferEncodingChunkedWithContentLength(message);
 			this.listener.closeAfterResponse();

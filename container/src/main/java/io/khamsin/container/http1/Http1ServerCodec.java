@@ -20,7 +20,8 @@ import io.netty.util.ReferenceCountUtil;
  * Two additions the connection handler needs: it hears of every read that reaches the decoder (so that a request
  * head sent slowly can be timed from its first byte), and of requests that carry both
  * {@code Transfer-Encoding: chunked} and {@code Content-Length} (answered, then the connection is closed:
- * RFC 9112, section 6.1). One handler rather than a decoder and an encoder: each handler costs a connection a
+ * RFC 9112, section 6.1; Netty 4.2 refuses such a request with 400 itself unless
+ * {@code -Dio.netty.handler.codec.http.rfc9112TransferEncoding=false}). One handler rather than a decoder and an encoder: each handler costs a connection a
  * 64-byte context, and Netty skips a handler for the events it does not handle either way.
  */
 final class Http1ServerCodec extends ChannelDuplexHandler {

@@ -278,6 +278,10 @@ final class Http1ServerHandler extends ConnectionHandler
 	}
 
 	private void dispatch(Object msg) {
+		if (msg instanceof HttpContent content && !(msg instanceof HttpRequest) && content.decoderResult().isFailure()) {
+			refuseBody(content);
+			return;
+		}
 		if (msg instanceof HttpRequest request) {
 			onRequest(request);
 			if (msg instanceof HttpContent && this.exchange == null) {
@@ -303,6 +307,11 @@ final class Http1ServerHandler extends ConnectionHandler
 		}
 		if (request.protocolVersion().majorVersion() != 1) {
 			refuseHead(ServerResponses.refuseVersion(request, this.context.guards()), request, start);
+			return;
+		}
+		HttpResponseStatus refusal = RequestHeadChecks.refusal(request, this.context.guards());
+		if (refusal != null) {
+			refuseHead(refusal, request, start);
 			return;
 		}
 		this.sequence++;
@@ -342,6 +351,12 @@ final class Http1ServerHandler extends ConnectionHandler
 	}
 
 	private void discard(Object msg) {
+		if (msg instanceof HttpContent content && content.decoderResult().isFailure()) {
+			// The decoder reads nothing more on this connection; the response went out already.
+			ReferenceCountUtil.release(msg);
+			abort(content.decoderResult().cause());
+			return;
+		}
 		RequestBodyState.Drained drained = this.body.drain(msg);
 		ReferenceCountUtil.release(msg);
 		if (drained == RequestBodyState.Drained.TOO_MUCH) {
@@ -557,6 +572,24 @@ final class Http1ServerHandler extends ConnectionHandler
 
 	private void refuseHead(HttpResponseStatus status, HttpRequest request, long start) {
 		this.dispatcher.refused(this, request, status, refuse(status), start);
+	}
+
+	/**
+	 * The decoder could not read the request body (a chunk size, a chunk extension or a line end that breaks RFC
+	 * 9112, section 7.1): its stand-in for the last part ends nothing. The handler must not take the body read so far
+	 * for the whole of it, and the connection cannot tell where the next request starts, so it is refused and closed.
+	 */
+	private void refuseBody(HttpContent content) {
+		Throwable cause = content.decoderResult().cause();
+		content.release();
+		HttpResponseStatus status = ServerResponses.refuseMalformedBody(cause, this.context.guards());
+		HttpExchange exchange = this.exchange;
+		if (exchange != null) {
+			failExchange(exchange, status, new IOException("Malformed request body: " + cause.getMessage(), cause));
+		}
+		else {
+			abort(cause);
+		}
 	}
 
 	private void failExchange(HttpExchange exchange, HttpResponseStatus status, IOException cause) {

@@ -65,6 +65,18 @@ final class ServerResponses {
 	}
 
 	/**
+	 * The error that refuses a request whose body the decoder could not read (RFC 9112, section 7.1).
+	 * @param cause why it could not
+	 * @param guards the counters of the guard that tripped
+	 * @return 400
+	 */
+	static HttpResponseStatus refuseMalformedBody(Throwable cause, GuardCounters guards) {
+		guards.increment(Guard.BAD_REQUEST);
+		logger.debug("Rejecting request with a malformed body with 400: {}", cause.getMessage());
+		return HttpResponseStatus.BAD_REQUEST;
+	}
+
+	/**
 	 * The error that refuses a request in a major version of HTTP other than 1 on this HTTP/1.x connection (RFC
 	 * 9110, section 15.6.6): {@code HTTP/2.0} in a request line is not HTTP/2, whose connections start with a
 	 * preface, and is not served as HTTP/1.1 either.

@@ -157,6 +157,61 @@ class Http1BehaviourTests {
 	}
 
 	@Test
+	void aChunkedBodyThatBreaksItsFramingIsRefusedAndNothingAfterItIsRead() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("POST /digest HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+					+ "5\r\nhello\r\n5 5\r\nworld\r\n0\r\n\r\nGET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(400);
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(1);
+	}
+
+	@Test
+	void aChunkedBodyThatBreaksItsFramingAfterTheResponseClosesTheConnection() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("POST /ignore HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n");
+			assertThat(connection.read().bodyText()).isEqualTo("ignored");
+			connection.send("3\r\nworld\r\n0\r\n\r\nGET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+	}
+
+	@Test
+	void aTransferCodingOtherThanChunkedIsRefusedWith501AndItsBodyNotRead() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+					+ "23\r\nGET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n\r\n0\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(501);
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: , CHUNKED\t\r\n\r\n"
+					+ "5\r\nhello\r\n0\r\n\r\n");
+			assertThat(connection.read().bodyText()).isEqualTo("hello");
+		}
+	}
+
+	@Test
+	void aRequestWithTwoHostFieldsIsRefusedWith400() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /plaintext HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(400);
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+		assertThat(this.server.guards().count(Guard.BAD_REQUEST)).isEqualTo(1);
+	}
+
+	@Test
+	void aRequestLineWithTheProtocolNameInLowerCaseIsRefusedWith400() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
+			connection.send("GET /plaintext http/1.1\r\nHost: a\r\n\r\n");
+			assertThat(connection.read().status()).isEqualTo(400);
+			assertThat(connection.isClosedByServer(5000)).isTrue();
+		}
+	}
+
+	@Test
 	void unknownExpectationIsRejectedWith417() throws Exception {
 		try (RawHttpConnection connection = new RawHttpConnection(this.server.port())) {
 			connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: teapot\r\n\r\n");

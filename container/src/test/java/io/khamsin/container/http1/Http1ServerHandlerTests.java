@@ -28,8 +28,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The HTTP/1.1 connection's state machine and its parts on an {@code EmbeddedChannel}, with no socket: pipelined
- * requests answered in order while reading waits for them, what a closed connection still held released, and the
- * switch out of HTTP after a {@code 101}.
+ * requests answered in order while reading waits for them, what a closed connection still held released, a request
+ * body that breaks its chunked framing, and the switch out of HTTP after a {@code 101}.
  */
 class Http1ServerHandlerTests {
 
@@ -85,6 +85,22 @@ class Http1ServerHandlerTests {
 		assertThat(this.handler.isAnswering()).as("the exchange in progress was cancelled").isFalse();
 		this.routes.slowGate.countDown();
 		assertThat(written()).as("nothing is written after the close").isEmpty();
+	}
+
+	@Test
+	void aQueuedRequestWhoseChunkedBodyBreaksItsFramingIsRefusedOnceItsTurnComesAndTheConnectionClosed() {
+		connect();
+		send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n"
+				+ "POST /digest HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n5 5\r\nworld\r\n"
+				+ "GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n");
+		this.routes.slowGate.countDown();
+		String answers = awaitWritten("400 Bad Request");
+		assertThat(answers.indexOf("done")).isLessThan(answers.indexOf("400 Bad Request"));
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).untilAsserted(() -> {
+			this.channel.runPendingTasks();
+			assertThat(this.channel.isOpen()).isFalse();
+		});
+		assertThat(answers).doesNotContain("Hello, World!");
 	}
 
 	@Test
