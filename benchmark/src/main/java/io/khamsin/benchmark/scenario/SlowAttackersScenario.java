@@ -21,7 +21,7 @@ import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.TargetProcess;
 
 /**
- * {@code slow-attackers}: what slow clients cost everyone else. Each round starts a fresh target, warms it, and
+ * {@code slow-attackers}: what slow clients cost everyone else. Each round starts a fresh target, warms it 40 s, and
  * measures the p99 of real requests ({@code GET /plaintext}, open loop at {@value #RATE} requests/s over
  * {@value #CONNECTIONS} connections) unloaded; then Debian's slowhttptest opens {@value #SLOWLORIS} slowloris
  * connections (a request head that never ends, a header line every 10 s) and {@value #SLOW_READ} slow-read ones (a
@@ -75,9 +75,9 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 			.orElseThrow(() -> new IllegalStateException("slowhttptest is not installed (Debian package slowhttptest)"));
 		InetSocketAddress address = process.address();
 		RequestTemplate request = RequestTemplate.get(Route.PLAINTEXT.path(), check.bodyLength());
-		step(context, process, round, "warming up for 20 s");
+		step(context, process, round, "warming up for 40 s");
 		context.generator().run(LoadSpec.closedLoop(address, request, CONNECTIONS, Duration.ZERO,
-				Duration.ofSeconds(20)));
+				Duration.ofSeconds(40)));
 		sleep(2000);
 		int fdsBefore = openFds(process.pid());
 		LoadResult quiet = context.generator().run(LoadSpec.openLoop(address, request, CONNECTIONS, RATE,
