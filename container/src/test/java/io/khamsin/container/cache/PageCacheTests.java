@@ -3,7 +3,11 @@ package io.khamsin.container.cache;
 import java.time.Duration;
 import java.util.Set;
 
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -275,6 +279,18 @@ class PageCacheTests {
 		assertThat(hits).isEqualTo(33);
 		assertThat(cache.figures().hitRatio()).isEqualTo((double) hits / (hits + misses));
 		assertThat(cache.figures().requests(CacheResult.BYPASS)).isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "shop.example/evil", "shop.example?x=1", "shop.example#x", "user@shop.example",
+			"shop example" })
+	void aHostThatIsNotAnAuthorityIsNotLookedUpSoItsKeyCannotSpellAnotherPage(String host) {
+		DefaultPageCache cache = cache(config());
+		HttpHeaders headers = DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders();
+		headers.set("Host", host);
+		CacheRequest request = CacheRequest.of(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/page",
+				headers), "https");
+		assertThat(this.fixture.lookup(cache, request)).isEqualTo(new Lookup.Bypass(BypassReason.TARGET));
 	}
 
 	@Test
