@@ -1,6 +1,7 @@
 package io.khamsin.container.cache;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -279,6 +280,18 @@ class PageCacheTests {
 		assertThat(hits).isEqualTo(33);
 		assertThat(cache.figures().hitRatio()).isEqualTo((double) hits / (hits + misses));
 		assertThat(cache.figures().requests(CacheResult.BYPASS)).isEqualTo(1);
+	}
+
+	@Test
+	void aLifetimeTooLargeForMillisecondsIsTakenAsTwoToThe31Seconds() {
+		DefaultPageCache cache = cache(config());
+		this.fixture.render(this.fixture.lookup(cache, get("/forever")), 200, "kept", "Cache-Control",
+				"max-age=9300000000000000");
+		Lookup lookup = this.fixture.lookup(cache, get("/forever"));
+		assertThat(lookup).isInstanceOf(Lookup.Hit.class);
+		assertThat(body(lookup)).isEqualTo("kept");
+		assertThat(CacheControl.parse(List.of("s-maxage=99999999999999999999, max-age=+5")))
+			.isEqualTo(new CacheControl(false, false, false, false, false, 0, 1L << 31, -1, -1));
 	}
 
 	@ParameterizedTest
