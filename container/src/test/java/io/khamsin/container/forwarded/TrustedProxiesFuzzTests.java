@@ -3,8 +3,8 @@ package io.khamsin.container.forwarded;
 import java.net.InetAddress;
 import java.util.List;
 
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import com.code_intelligence.jazzer.mutation.annotation.NotNull;
 import io.netty.util.NetUtil;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TrustedProxiesFuzzTests {
 
 	@FuzzTest(maxDuration = "8s")
-	void anEntryIsRefusedOrTrustsTheAddressItWasWrittenWith(@NotNull String entry) {
+	void anEntryIsRefusedOrTrustsTheAddressItWasWrittenWith(FuzzedDataProvider data) {
+		String entry = data.consumeRemainingAsString();
 		ForwardedConfig config;
 		try {
 			config = ForwardedConfig.trusting(List.of(entry));
