@@ -13,6 +13,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
+import org.junit.jupiter.api.Test;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.HttpHandler;
@@ -84,6 +85,21 @@ class Http1RequestHeadFuzzTests {
 				read.release();
 			}
 		}
+	}
+
+	@Test
+	void theTargetSeesAnAnswerAndARefusalWithTheClose() {
+		EmbeddedChannel channel = connect();
+		StringBuilder written = new StringBuilder();
+		channel.writeInbound(Unpooled.copiedBuffer("GET / HTTP/1.1\r\nHost: a\r\n\r\nHEAD / HTTP/1.1\r\nHost: a\r\n\r\n"
+				+ "GET / HTTP/1.1\r\nHost: a\r\nBad Header: b\r\n\r\n", StandardCharsets.US_ASCII));
+		channel.runPendingTasks();
+		drain(channel, written);
+		boolean open = channel.isOpen();
+		channel.finishAndReleaseAll();
+		assertThat(statuses(written.toString())).containsExactly(200, 200, 400);
+		assertThat(written).contains("\r\n\r\nok");
+		assertThat(open).isFalse();
 	}
 
 	private static EmbeddedChannel connect() {
