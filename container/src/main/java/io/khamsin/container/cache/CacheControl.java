@@ -21,6 +21,9 @@ import java.util.Locale;
 record CacheControl(boolean isPublic, boolean isPrivate, boolean noStore, boolean noCache, boolean mustRevalidate,
 		long maxAge, long sMaxAge, long staleWhileRevalidate, long staleIfError) {
 
+	/** The largest delta-seconds a cache needs to tell apart (RFC 9111, section 1.2.2). */
+	static final long MAX_DELTA_SECONDS = 1L << 31;
+
 	static final CacheControl NONE = new CacheControl(false, false, false, false, false, -1, -1, -1, -1);
 
 	/**
@@ -77,18 +80,31 @@ record CacheControl(boolean isPublic, boolean isPrivate, boolean noStore, boolea
 		if (argument == null) {
 			return previous;
 		}
-		try {
-			long seconds = Long.parseLong(argument);
-			// RFC 9111, section 4.2.1: when a directive appears twice, the cache may take the most restrictive.
-			if (seconds < 0) {
+		long seconds = deltaSeconds(argument);
+		// RFC 9111, section 4.2.1: when a directive appears twice, the cache may take the most restrictive.
+		return (previous < 0) ? seconds : Math.min(previous, seconds);
+	}
+
+	/**
+	 * A delta-seconds value (RFC 9111, section 1.2.2): ASCII digits, taken as at most 2^31, so that a lifetime in
+	 * milliseconds can not overflow; anything else is zero.
+	 * @param value the value
+	 * @return the seconds, from 0 to 2^31
+	 */
+	static long deltaSeconds(String value) {
+		long seconds = 0;
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (!isDigit(c)) {
 				return 0;
 			}
-			return (previous < 0) ? seconds : Math.min(previous, seconds);
+			seconds = Math.min(seconds * 10 + (c - '0'), MAX_DELTA_SECONDS);
 		}
-		catch (NumberFormatException ex) {
-			// RFC 9111, section 1.2.2: a delta-seconds past 2^31 is taken as 2^31; anything else invalid means zero.
-			return argument.chars().allMatch(Character::isDigit) && !argument.isEmpty() ? Integer.MAX_VALUE : 0;
-		}
+		return seconds;
+	}
+
+	private static boolean isDigit(int c) {
+		return c >= '0' && c <= '9';
 	}
 
 }

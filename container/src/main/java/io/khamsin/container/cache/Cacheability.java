@@ -178,12 +178,7 @@ final class Cacheability {
 		if (value == null) {
 			return 0;
 		}
-		try {
-			return Long.parseLong(value.trim());
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return CacheControl.deltaSeconds(value.trim());
 	}
 
 	static String first(String[] names, String[] values, String name) {

@@ -58,7 +58,23 @@ final class NettyCacheRequest implements CacheRequest {
 			}
 		}
 		String host = (authority != null) ? authority : request.headers().get(HttpHeaderNames.HOST);
-		this.host = (host != null) ? host.toLowerCase(Locale.ROOT) : null;
+		this.host = (host != null && isAuthority(host)) ? host.toLowerCase(Locale.ROOT) : null;
+	}
+
+	/**
+	 * Whether a host is made of the characters of an authority without user info (RFC 3986, section 3.2): one with a
+	 * {@code /}, {@code ?}, {@code #} or {@code @} would make its page key spell another page's (a {@code Host} of
+	 * {@code a/b} for {@code /c}, and {@code a} for {@code /b/c}), so its request is not looked up.
+	 */
+	private static boolean isAuthority(String host) {
+		for (int i = 0; i < host.length(); i++) {
+			char c = host.charAt(i);
+			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+					|| "-._~%!$&'()*+,;=:[]".indexOf(c) >= 0)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	@Override

@@ -35,7 +35,7 @@ final class AddressBlock {
 		int prefixLength = bits;
 		if (slash >= 0) {
 			String length = text.substring(slash + 1);
-			if (length.isEmpty() || length.length() > 3 || !length.chars().allMatch(Character::isDigit)
+			if (length.isEmpty() || length.length() > 3 || !length.chars().allMatch((c) -> c >= '0' && c <= '9')
 					|| Integer.parseInt(length) > bits) {
 				throw new IllegalArgumentException("'" + block + "' has a prefix length that is not from 0 to " + bits);
 			}
@@ -60,13 +60,17 @@ final class AddressBlock {
 		return java.util.Arrays.equals(mask(bytes, this.prefixLength), this.network);
 	}
 
-	/** The bytes of an IP literal (IPv4-mapped IPv6 as IPv4), or {@code null}; never a name lookup. */
+	/**
+	 * The bytes of an IP literal (IPv4-mapped IPv6 as IPv4), or {@code null}; never a name lookup. A zone
+	 * ({@code fe80::1%eth0}) is not an address of its own, and Netty's validator lets any text follow the
+	 * {@code %}, so a literal with one is none.
+	 */
 	static byte[] literal(String address) {
 		String text = address;
 		if (text.startsWith("[") && text.endsWith("]")) {
 			text = text.substring(1, text.length() - 1);
 		}
-		if (!NetUtil.isValidIpV4Address(text) && !NetUtil.isValidIpV6Address(text)) {
+		if (text.indexOf('%') >= 0 || !NetUtil.isValidIpV4Address(text) && !NetUtil.isValidIpV6Address(text)) {
 			return null;
 		}
 		byte[] bytes = NetUtil.createByteArrayFromIpAddressString(text);

@@ -120,6 +120,9 @@ final class ForwardedValues {
 				return null;
 			}
 		}
+		if (name.isEmpty()) {
+			return null;
+		}
 		if (name.equalsIgnoreCase("unknown") || isObfuscated(name)) {
 			return new Node(null, name, port);
 		}
@@ -146,13 +149,28 @@ final class ForwardedValues {
 				if (trimmed.isEmpty()) {
 					continue;
 				}
-				if (trimmed.charAt(0) != '/' || !trimmed.chars().allMatch(ForwardedValues::isPathChar)) {
+				if (trimmed.charAt(0) != '/' || !trimmed.chars().allMatch(ForwardedValues::isPathChar)
+						|| !isPercentEncodedWell(trimmed)) {
 					return null;
 				}
 				prefix.append(trimmed, 0, end);
 			}
 		}
 		return prefix.toString();
+	}
+
+	/** Every {@code %} followed by two hex digits (RFC 3986 section 2.1), as the request's URI requires. */
+	private static boolean isPercentEncodedWell(String value) {
+		for (int i = value.indexOf('%'); i >= 0; i = value.indexOf('%', i + 1)) {
+			if (i + 2 >= value.length() || !isHexDigit(value.charAt(i + 1)) || !isHexDigit(value.charAt(i + 2))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static boolean isHexDigit(char c) {
+		return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 	}
 
 	private static boolean isObfuscated(String value) {

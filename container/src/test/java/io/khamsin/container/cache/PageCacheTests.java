@@ -1,9 +1,14 @@
 package io.khamsin.container.cache;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -275,6 +280,30 @@ class PageCacheTests {
 		assertThat(hits).isEqualTo(33);
 		assertThat(cache.figures().hitRatio()).isEqualTo((double) hits / (hits + misses));
 		assertThat(cache.figures().requests(CacheResult.BYPASS)).isEqualTo(1);
+	}
+
+	@Test
+	void aLifetimeTooLargeForMillisecondsIsTakenAsTwoToThe31Seconds() {
+		DefaultPageCache cache = cache(config());
+		this.fixture.render(this.fixture.lookup(cache, get("/forever")), 200, "kept", "Cache-Control",
+				"max-age=9300000000000000");
+		Lookup lookup = this.fixture.lookup(cache, get("/forever"));
+		assertThat(lookup).isInstanceOf(Lookup.Hit.class);
+		assertThat(body(lookup)).isEqualTo("kept");
+		assertThat(CacheControl.parse(List.of("s-maxage=99999999999999999999, max-age=+5")))
+			.isEqualTo(new CacheControl(false, false, false, false, false, 0, 1L << 31, -1, -1));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "shop.example/evil", "shop.example?x=1", "shop.example#x", "user@shop.example",
+			"shop example" })
+	void aHostThatIsNotAnAuthorityIsNotLookedUpSoItsKeyCannotSpellAnotherPage(String host) {
+		DefaultPageCache cache = cache(config());
+		HttpHeaders headers = DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders();
+		headers.set("Host", host);
+		CacheRequest request = CacheRequest.of(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/page",
+				headers), "https");
+		assertThat(this.fixture.lookup(cache, request)).isEqualTo(new Lookup.Bypass(BypassReason.TARGET));
 	}
 
 	@Test

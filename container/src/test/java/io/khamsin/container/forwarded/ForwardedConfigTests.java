@@ -39,6 +39,16 @@ class ForwardedConfigTests {
 			.withMessageContaining("prefix length");
 		assertThatIllegalArgumentException().isThrownBy(() -> ForwardedConfig.trusting(List.of(" ")))
 			.withMessageContaining("empty");
+		assertThatIllegalArgumentException().isThrownBy(() -> ForwardedConfig.trusting(List.of("10.0.0.0/\u0668")))
+			.withMessageContaining("prefix length");
+	}
+
+	@Test
+	void anAddressWithAZoneIsRefusedRatherThanTakenWithoutIt() {
+		assertThatIllegalArgumentException().isThrownBy(() -> ForwardedConfig.trusting(List.of("::%>")))
+			.withMessageContaining("'::%>' is not an IP address");
+		assertThatIllegalArgumentException().isThrownBy(() -> ForwardedConfig.trusting(List.of("fe80::1%eth0/128")))
+			.withMessageContaining("is not an IP address");
 	}
 
 	@Test

@@ -219,9 +219,21 @@ class ForwardedHeadersTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "api", "/a b", "/a?b=1", "/a#frag", "/a\"b", "/a<script>" })
+	@ValueSource(strings = { "api", "/a b", "/a?b=1", "/a#frag", "/a\"b", "/a<script>", "/%P~", "/a%2", "/a%" })
 	void aPrefixThatIsNotAPathIsIgnored(String header) {
 		assertThat(resolve("X-Forwarded-Prefix", header, "X-Forwarded-Proto", "https").prefix()).isEmpty();
+	}
+
+	@Test
+	void aPercentEncodedPrefixIsKept() {
+		assertThat(resolve("X-Forwarded-Prefix", "/a%2Fb%c3%a9").prefix()).isEqualTo("/a%2Fb%c3%a9");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { ":713", ":_port", ":" })
+	void aNodeWithAPortButNoAddressIsIgnored(String node) {
+		assertThat(resolve("Forwarded", "for=\"" + node + "\";proto=https").remoteAddress()).isEqualTo(PROXY);
+		assertThat(resolve("X-Forwarded-For", node).remoteAddress()).isEqualTo(PROXY);
 	}
 
 	@ParameterizedTest
