@@ -25,7 +25,9 @@ import io.khamsin.benchmark.target.TargetProcess;
  * measures the p99 of real requests ({@code GET /plaintext}, open loop at {@value #RATE} requests/s over
  * {@value #CONNECTIONS} connections) unloaded; then Debian's slowhttptest opens {@value #SLOWLORIS} slowloris
  * connections (a request head that never ends, a header line every 10 s) and {@value #SLOW_READ} slow-read ones (a
- * 1 MiB file read 32 bytes every 5 s through a 512 to 1024 byte window), and the same real requests are measured
+ * 1 MiB file read 32 bytes every 5 s through a 512 to 1024 byte window), both on the load core at nice 19 (they
+ * used a quarter of it each at the default priority, which the generator's latencies paid for), and the same real
+ * requests are measured
  * while they hold on. The figure is the p99 under attack over the unloaded p99 (goal: at most 2). Then the attackers
  * go on for the rest of their minute, are stopped, and the target's open file descriptors must come back to their
  * count before the attack; the count after, and how many attackers the server had closed itself before the end,
@@ -147,8 +149,10 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 
 	private static Process start(RunContext context, Path slowhttptest, Path log, String... arguments)
 			throws IOException {
+		// On the load core, at the lowest priority: an attacker waits for nothing, while the generator measures from
+		// each request's intended send time, so an attacker that took its turns would be charged to the server.
 		List<String> command = new ArrayList<>(List.of("taskset", "-c", Integer.toString(context.settings().loadCore()),
-				slowhttptest.toString()));
+				"nice", "-n", "19", slowhttptest.toString()));
 		command.addAll(List.of(arguments));
 		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 	}
