@@ -28,10 +28,10 @@ import io.khamsin.container.guard.GuardCounters;
  * connection's outbound buffer reports: the message being written changed, or more of it was written. The close is
  * abortive ({@code SO_LINGER} 0), so that the kernel drops what the client would not read instead of holding it.
  */
-final class SendTimeout extends ChannelDuplexHandler implements Runnable {
+public final class SendTimeout extends ChannelDuplexHandler implements Runnable {
 
 	/** The name of the handler in the pipeline. */
-	static final String NAME = "send-timeout";
+	public static final String NAME = "send-timeout";
 
 	private static final Logger logger = LoggerFactory.getLogger(SendTimeout.class);
 

@@ -21,6 +21,7 @@ import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.bridge.KhamsinServerHttpRequest;
 import io.khamsin.container.test.RawHttpConnection;
 import io.khamsin.container.transport.ConnectionInitializer;
+import io.khamsin.container.transport.SendTimeout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -65,8 +66,8 @@ class IdleConnectionTests {
 			await().untilAsserted(() -> {
 				Map<String, ChannelHandler> handlers = channel.eventLoop().submit(() -> channel.pipeline().toMap())
 					.get(5, TimeUnit.SECONDS);
-				assertThat(handlers).containsOnlyKeys(ConnectionInitializer.TRAFFIC, Http1Initializer.CODEC,
-						Http1Initializer.HANDLER);
+				assertThat(handlers).containsOnlyKeys(ConnectionInitializer.TRAFFIC, SendTimeout.NAME,
+						Http1Initializer.CODEC, Http1Initializer.HANDLER);
 				Http1ServerCodec codec = (Http1ServerCodec) handlers.get(Http1Initializer.CODEC);
 				assertThat(channel.eventLoop().submit(codec::holdsDecoder).get(5, TimeUnit.SECONDS)).isFalse();
 				assertThat(channel.eventLoop().submit(codec::holdsEncoder).get(5, TimeUnit.SECONDS)).isFalse();
