@@ -63,18 +63,22 @@ final class ConnectionTimer implements Runnable {
 		arm(Timeout.HEAD, this.limits.headNanos);
 	}
 
-	/** Time the request body, and its rate, from now. */
+	/**
+	 * Time the request body, and its rate, from now. The rate is first looked at when the connection's one task next
+	 * runs (within the shortest timeout), not rescheduled for it: a body is rarely slow, and moving the task would
+	 * cost every request with a body a cancelled and a new scheduled task.
+	 */
 	void timeBody() {
 		arm(Timeout.BODY, this.limits.bodyNanos);
-		this.rate = BodyRate.start(this.limits.settings);
-		if (this.rate != null) {
+		if (this.limits.settings.minRequestBodyRate() > 0) {
 			long now = System.nanoTime();
-			this.rateCheck = this.rate.nextCheck(now);
-			if (this.timerFuture != null && this.timerFuture.getDelay(TimeUnit.NANOSECONDS) > this.rateCheck - now) {
-				// A body is rarely slow: the task that waits longer is moved rather than the idle timer made shorter.
-				this.timerFuture.cancel(false);
-				schedule(this.rateCheck - now);
+			if (this.rate == null) {
+				this.rate = BodyRate.start(this.limits.settings);
 			}
+			else {
+				this.rate.restart(now);
+			}
+			this.rateCheck = this.rate.nextCheck(now);
 		}
 	}
 

@@ -213,11 +213,14 @@ class SlowClientTests {
 		assertThat(this.server.guards().count(Guard.REQUEST_TIMEOUT)).isZero();
 	}
 
-	/** Send a byte every 250 ms, never stalling for the body-read timeout, until the server answers. */
+	/**
+	 * Send a byte every 250 ms, never stalling for the body-read timeout, until the server answers: the rate is
+	 * first looked at when the connection's timer next runs, within its shortest timeout (10 s by default).
+	 */
 	private static RawHttpConnection.Response trickle(OutputStream out, RawHttpConnection connection)
 			throws IOException, InterruptedException {
 		connection.socket().setSoTimeout(250);
-		for (int i = 0; i < 60; i++) {
+		for (int i = 0; i < 100; i++) {
 			out.write('x');
 			out.flush();
 			try {
@@ -229,7 +232,7 @@ class SlowClientTests {
 				// no answer yet
 			}
 		}
-		throw new AssertionError("no answer to a body trickled for 15 s");
+		throw new AssertionError("no answer to a body trickled for 25 s");
 	}
 
 	private static byte[] request(boolean close) {
