@@ -7,7 +7,9 @@
  * {@link io.khamsin.container.bridge.ConnectionInfo} (what its connection is, most simply as a
  * {@link io.khamsin.container.exchange.ConnectionHandler}). Protocols whose requests are streams of one connection
  * (HTTP/2, HTTP/3) share {@link io.khamsin.container.exchange.StreamExchangeHandler} with its
- * {@link io.khamsin.container.exchange.BodyReadTimer}, and build their field sections with
+ * {@link io.khamsin.container.exchange.BodyReadTimer} (a body's stall and, with
+ * {@link io.khamsin.container.exchange.BodyRate}, its minimum rate, which HTTP/1.1's connection timer uses too), and
+ * build their field sections with
  * {@link io.khamsin.container.exchange.FieldSections}.
  */
 package io.khamsin.container.exchange;

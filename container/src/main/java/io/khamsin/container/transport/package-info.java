@@ -4,8 +4,9 @@
  * ({@link io.khamsin.container.transport.TcpListener}: one {@code SO_REUSEPORT} socket per reactor, or one shared
  * socket, {@link io.khamsin.container.transport.ListenerMode}; a QUIC listener joins as another
  * {@link io.khamsin.container.transport.Listener}); and what every accepted connection goes through
- * ({@link io.khamsin.container.transport.ConnectionInitializer}: admission, its counts, the byte counter) before its
- * listener's {@link io.khamsin.container.transport.ProtocolSelector} hands it to a protocol's
+ * ({@link io.khamsin.container.transport.ConnectionInitializer}: admission, its counts, the byte counter, the
+ * {@link io.khamsin.container.transport.SendTimeout} that closes a connection whose socket takes none of its response)
+ * before its listener's {@link io.khamsin.container.transport.ProtocolSelector} hands it to a protocol's
  * {@link io.khamsin.container.transport.ProtocolInitializer}. TLS, ALPN and the HTTP/2 preface choose the protocol
  * there. On io_uring, a protocol that multiplexes many streams on a connection installs
  * {@link io.khamsin.container.transport.ReadPacing} (one read a reactor turn) and
