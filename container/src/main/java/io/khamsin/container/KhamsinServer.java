@@ -253,7 +253,7 @@ public final class KhamsinServer {
 		ServerContext context = new ServerContext(settings, this.handler, this.connections, this.guards, this.metrics,
 				accessLog);
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, this.config.fixedResponses(),
-				this.config.compression(), this.config.forwarded(), this.config.pageCache());
+				this.config.compression(), this.config.forwarded(), this.config.pageCache(), this.config.overload());
 		List<Listener> listeners = new ArrayList<>();
 		TcpListener listener;
 		try {

@@ -13,6 +13,7 @@ import io.khamsin.container.compression.CompressionConfig;
 import io.khamsin.container.engine.HttpSettings;
 import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.forwarded.ForwardedConfig;
+import io.khamsin.container.guard.OverloadConfig;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.tls.TlsConfig;
@@ -49,6 +50,8 @@ import io.khamsin.container.transport.Transport;
  * @param tls the TLS of the listener, or {@code null} for cleartext
  * @param compression the compression of response bodies
  * @param forwarded whether and from which proxies {@code Forwarded} and {@code X-Forwarded-*} headers are applied
+ * @param overload admission control: whether requests for the handler are refused with 503 when the server is past
+ * its capacity
  * @param http2 HTTP/2: whether it is served, its settings and its abuse limits
  * @param http3 HTTP/3: whether it is served (over QUIC, on the TLS listener's port number over UDP) and its settings
  * @param pageCache the page cache that answers cacheable requests before the handler, or {@code null} for none;
@@ -60,7 +63,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		Duration headerReadTimeout, Duration bodyReadTimeout, long minRequestBodyRate, Duration sendTimeout,
 		Duration requestTimeout, int maxConnections, long maxRequestBodySize, String serverHeader, List<FixedResponse> fixedResponses, List<KhamsinServerCustomizer> customizers,
 		AccessLogConfig accessLog, TlsConfig tls, CompressionConfig compression, ForwardedConfig forwarded,
-		Http2Config http2, Http3Config http3, DefaultPageCache pageCache) {
+		OverloadConfig overload, Http2Config http2, Http3Config http3, DefaultPageCache pageCache) {
 
 	/** Default number of reactors: one per available processor. */
 	public static final int DEFAULT_REACTORS = Runtime.getRuntime().availableProcessors();
@@ -138,6 +141,9 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		}
 		if (forwarded == null) {
 			throw new IllegalArgumentException("forwarded must not be null");
+		}
+		if (overload == null) {
+			throw new IllegalArgumentException("overload must not be null");
 		}
 		if (http2 == null) {
 			throw new IllegalArgumentException("http2 must not be null");
@@ -218,6 +224,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		builder.tls = this.tls;
 		builder.compression = this.compression;
 		builder.forwarded = this.forwarded;
+		builder.overload = this.overload;
 		builder.http2 = this.http2;
 		builder.http3 = this.http3;
 		builder.pageCache = this.pageCache;
@@ -272,6 +279,8 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		private CompressionConfig compression = CompressionConfig.disabled();
 
 		private ForwardedConfig forwarded = ForwardedConfig.disabled();
+
+		private OverloadConfig overload = OverloadConfig.disabled();
 
 		private Http2Config http2 = Http2Config.defaults();
 
@@ -442,6 +451,17 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 		}
 
 		/**
+		 * Refuse requests for the handler with 503 and {@code Retry-After} when the server is past its capacity (by
+		 * default every request waits for its turn).
+		 * @param overload the admission control
+		 * @return this builder
+		 */
+		public Builder overload(OverloadConfig overload) {
+			this.overload = overload;
+			return this;
+		}
+
+		/**
 		 * Serve HTTP/2 (by default it is off).
 		 * @param http2 whether HTTP/2 is served, its settings and its abuse limits
 		 * @return this builder
@@ -478,7 +498,7 @@ public record KhamsinServerConfig(InetAddress address, int port, int reactors, T
 					this.bodyReadTimeout, this.minRequestBodyRate, this.sendTimeout, this.requestTimeout, this.maxConnections,
 					this.maxRequestBodySize, this.serverHeader,
 					this.fixedResponses, this.customizers, this.accessLog, this.tls, this.compression, this.forwarded,
-					this.http2, this.http3, this.pageCache);
+					this.overload, this.http2, this.http3, this.pageCache);
 		}
 
 	}

@@ -112,6 +112,7 @@ public class KhamsinEndpoint {
 		settings.put(Guard.MIN_REQUEST_BODY_RATE.tag(), config.minRequestBodyRate());
 		settings.put(Guard.SEND_TIMEOUT.tag(), config.sendTimeout());
 		settings.put(Guard.REQUEST_TIMEOUT.tag(), (config.requestTimeout() != null) ? config.requestTimeout() : "none");
+		settings.put(Guard.OVERLOAD.tag(), (config.overload().enabled()) ? config.overload().maxQueueDelay() : "none");
 		settings.put(Guard.IDLE_TIMEOUT.tag(), config.idleTimeout());
 		return settings;
 	}

@@ -42,6 +42,7 @@ import io.khamsin.container.transport.Transport;
  * answered 503. Unset: no limit (a long poll may wait for its event).
  * @param maxConnections Most connections open at once. New ones beyond it are closed at once.
  * @param maxRequestBodySize Largest request body accepted. Larger ones are answered 413; -1 for no limit.
+ * @param overload Admission control: what happens to requests beyond the server's capacity.
  * @param websocket WebSocket settings.
  * @param http2 HTTP/2 settings, applied when server.http2.enabled is true.
  * @param http3 HTTP/3 settings: whether HTTP/3 is served over QUIC, on server.port over UDP, with server.ssl.
@@ -56,7 +57,7 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 		@DefaultValue("10s") Duration headerReadTimeout, @DefaultValue("30s") Duration bodyReadTimeout,
 		@DefaultValue("240B") DataSize minRequestBodyRate, @DefaultValue("30s") Duration sendTimeout, Duration requestTimeout,
 		@DefaultValue("10000") int maxConnections, @DefaultValue("-1B") DataSize maxRequestBodySize,
-		@DefaultValue WebSocketProperties websocket, @DefaultValue Http2Properties http2,
+		@DefaultValue OverloadProperties overload, @DefaultValue WebSocketProperties websocket, @DefaultValue Http2Properties http2,
 		@DefaultValue Http3Properties http3, @DefaultValue EgressProperties egress,
 		List<FixedResponseProperties> fixedResponses) {
 
@@ -80,6 +81,20 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 	 */
 	public record EgressProperties(@DefaultValue("auto") KernelTlsMode ktls,
 			@DefaultValue("false") boolean precompressedZstd, @DefaultValue("true") boolean ifRange) {
+
+	}
+
+	/**
+	 * Admission control: what happens to requests for the application beyond the server's capacity. Each default
+	 * equals the engine's in {@code OverloadConfig}.
+	 *
+	 * @param maxQueueDelay Longest a request may have waited for its reactor's other work before it is read. Later
+	 * ones are answered 503 with Retry-After at once, without entering the application, and their connections serve
+	 * on, so that the rest keep a short wait instead of every request queueing behind the others. Unset: no admission
+	 * control, every request waits for its turn.
+	 * @param retryAfter Retry-After of those 503 answers, in whole seconds.
+	 */
+	public record OverloadProperties(Duration maxQueueDelay, @DefaultValue("1s") Duration retryAfter) {
 
 	}
 

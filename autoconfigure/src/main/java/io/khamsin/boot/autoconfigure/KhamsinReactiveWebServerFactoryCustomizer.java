@@ -11,6 +11,7 @@ import org.springframework.util.unit.DataSize;
 
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.container.fixed.FixedResponse;
+import io.khamsin.container.guard.OverloadConfig;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.http3.Http3Config;
 
@@ -63,6 +64,7 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 		Integer maxHeaderBytes = (maxHeaderSize != null) ? toInt("server.max-http-request-header-size", maxHeaderSize)
 				: null;
 		Http2Config http2 = http2(khamsin.http2());
+		OverloadConfig overload = overload(khamsin.overload());
 		factory.addConfigCustomizers((config) -> {
 			PropertyMapper map = PropertyMapper.get();
 			map.from(khamsin::reactors).to(config::reactors);
@@ -78,10 +80,20 @@ public class KhamsinReactiveWebServerFactoryCustomizer
 			map.from(khamsin::requestTimeout).to(config::requestTimeout);
 			map.from(khamsin::maxConnections).to(config::maxConnections);
 			map.from(khamsin::maxRequestBodySize).as(DataSize::toBytes).to(config::maxRequestBodySize);
+			config.overload(overload);
 			config.http2(http2);
 		});
 		PropertyMapper.get().from(this.serverProperties::getServerHeader).to(factory::setServerHeader);
 		factory.setKernelTls(khamsin.egress().ktls());
+	}
+
+	private static OverloadConfig overload(KhamsinProperties.OverloadProperties overload) {
+		try {
+			return new OverloadConfig(overload.maxQueueDelay(), overload.retryAfter());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("khamsin.overload: " + ex.getMessage(), ex);
+		}
 	}
 
 	/**

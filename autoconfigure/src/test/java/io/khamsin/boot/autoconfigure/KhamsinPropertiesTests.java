@@ -12,6 +12,7 @@ import org.springframework.http.server.reactive.HttpHandler;
 import io.khamsin.boot.KhamsinReactiveWebServerFactory;
 import io.khamsin.boot.KhamsinWebServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.guard.OverloadConfig;
 import io.khamsin.container.fixed.FixedResponse;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.http3.Http3Config;
@@ -40,6 +41,9 @@ class KhamsinPropertiesTests {
 		assertThat(properties.sendTimeout()).isEqualTo(KhamsinServerConfig.DEFAULT_SEND_TIMEOUT);
 		assertThat(properties.requestTimeout()).isEqualTo(KhamsinServerConfig.defaults().requestTimeout()).isNull();
 		assertThat(properties.maxConnections()).isEqualTo(KhamsinServerConfig.DEFAULT_MAX_CONNECTIONS);
+		assertThat(properties.overload().maxQueueDelay()).isEqualTo(KhamsinServerConfig.defaults().overload().maxQueueDelay())
+			.isNull();
+		assertThat(properties.overload().retryAfter()).isEqualTo(OverloadConfig.DEFAULT_RETRY_AFTER);
 		assertThat(properties.maxRequestBodySize().toBytes())
 			.isEqualTo(KhamsinServerConfig.DEFAULT_MAX_REQUEST_BODY_SIZE);
 		assertThat(new ServerProperties().getMaxHttpRequestHeaderSize().toBytes())

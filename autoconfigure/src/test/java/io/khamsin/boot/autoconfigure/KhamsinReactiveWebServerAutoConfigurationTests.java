@@ -97,7 +97,8 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 					"khamsin.max-initial-line-length=2KB", "khamsin.idle-timeout=5s", "khamsin.header-read-timeout=2s",
 					"khamsin.body-read-timeout=3s", "khamsin.min-request-body-rate=1KB", "khamsin.send-timeout=7s",
 					"khamsin.request-timeout=9s",
-					"khamsin.max-connections=100", "khamsin.max-request-body-size=10MB", "server.port=9090", "server.address=127.0.0.1",
+					"khamsin.max-connections=100", "khamsin.max-request-body-size=10MB",
+					"khamsin.overload.max-queue-delay=20ms", "khamsin.overload.retry-after=3s", "server.port=9090", "server.address=127.0.0.1",
 					"server.server-header=khamsin", "server.max-http-request-header-size=16KB")
 			.run((context) -> {
 				KhamsinServerConfig config = serverConfig(context.getBean(KhamsinReactiveWebServerFactory.class));
@@ -112,6 +113,8 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 				assertThat(config.sendTimeout()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(config.requestTimeout()).isEqualTo(Duration.ofSeconds(9));
 				assertThat(config.maxConnections()).isEqualTo(100);
+				assertThat(config.overload().maxQueueDelay()).isEqualTo(Duration.ofMillis(20));
+				assertThat(config.overload().retryAfterSeconds()).isEqualTo("3");
 				assertThat(config.maxRequestBodySize()).isEqualTo(10L * 1024 * 1024);
 				assertThat(config.port()).isEqualTo(9090);
 				assertThat(config.address()).isEqualTo(InetAddress.getByName("127.0.0.1"));

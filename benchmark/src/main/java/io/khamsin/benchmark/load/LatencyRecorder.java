@@ -21,6 +21,8 @@ public final class LatencyRecorder {
 
 	private final Histogram sendLag = new Histogram(HIGHEST_NANOS, 3);
 
+	private final Histogram refusalTime = new Histogram(HIGHEST_NANOS, 3);
+
 	/**
 	 * Record a successful response.
 	 * @param intendedNanos when the schedule wanted the request sent
@@ -31,6 +33,20 @@ public final class LatencyRecorder {
 		this.responseTime.recordValue(clamp(completedNanos - intendedNanos));
 		this.serviceTime.recordValue(clamp(completedNanos - sentNanos));
 		this.sendLag.recordValue(clamp(sentNanos - intendedNanos));
+	}
+
+	/**
+	 * Record a response that refused the request ({@code 503 Service Unavailable}), which is not a success.
+	 * @param intendedNanos when the schedule wanted the request sent
+	 * @param completedNanos when its last byte arrived
+	 */
+	public void recordRefusal(long intendedNanos, long completedNanos) {
+		this.refusalTime.recordValue(clamp(completedNanos - intendedNanos));
+	}
+
+	/** @return response times of refusals from the intended send time, in nanoseconds */
+	public Histogram refusalTime() {
+		return this.refusalTime;
 	}
 
 	private static long clamp(long nanos) {

@@ -17,10 +17,20 @@ import org.HdrHistogram.Histogram;
  * @param windowNanos the length of the window
  * @param handshakes TLS handshakes completed in the window (0 in cleartext)
  * @param resumedHandshakes those of them that resumed an earlier session, as the client's engine saw it
+ * @param refusalTime response times of the requests intended in the window that were answered
+ * {@code 503 Service Unavailable} (counted among the errors too), from the intended send time
  */
 public record LoadResult(double offeredRate, double achievedRate, long completed, long errors, String firstError,
 		Histogram responseTime, long serviceTimeP99Nanos, long sendLagP99Nanos, long bodyBytes, long windowNanos,
-		long handshakes, long resumedHandshakes) {
+		long handshakes, long resumedHandshakes, Histogram refusalTime) {
+
+	/** A result without a record of refusals. */
+	public LoadResult(double offeredRate, double achievedRate, long completed, long errors, String firstError,
+			Histogram responseTime, long serviceTimeP99Nanos, long sendLagP99Nanos, long bodyBytes, long windowNanos,
+			long handshakes, long resumedHandshakes) {
+		this(offeredRate, achievedRate, completed, errors, firstError, responseTime, serviceTimeP99Nanos,
+				sendLagP99Nanos, bodyBytes, windowNanos, handshakes, resumedHandshakes, new Histogram(3));
+	}
 
 	/** A result in cleartext. */
 	public LoadResult(double offeredRate, double achievedRate, long completed, long errors, String firstError,

@@ -292,7 +292,7 @@ final class LoadRun {
 		this.result.complete(new LoadResult(this.spec.rate(), this.completedInWindow / (window / 1e9), this.completed,
 				this.errors, this.firstError, copy, this.recorder.serviceTime().getValueAtPercentile(99),
 				this.recorder.sendLag().getValueAtPercentile(99), this.bodyBytes, window, this.handshakes,
-				this.resumedHandshakes));
+				this.resumedHandshakes, this.recorder.refusalTime().copy()));
 	}
 
 	private void fail(Throwable cause) {
@@ -323,6 +323,9 @@ final class LoadRun {
 		}
 		RequestTemplate template = this.spec.request();
 		if (status != template.expectedStatus()) {
+			if (status == 503) {
+				this.recorder.recordRefusal(intended, now);
+			}
 			error(intended, "status " + status + " (expected " + template.expectedStatus() + ")");
 		}
 		else if (template.expectedBodyLength() >= 0 && bytes != template.expectedBodyLength()) {

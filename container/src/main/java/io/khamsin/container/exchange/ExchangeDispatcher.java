@@ -21,6 +21,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
@@ -39,6 +40,7 @@ import io.khamsin.container.forwarded.ForwardedConfig;
 import io.khamsin.container.forwarded.ForwardedHeaders;
 import io.khamsin.container.forwarded.RequestOrigin;
 import io.khamsin.container.guard.GuardCounters;
+import io.khamsin.container.guard.OverloadConfig;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.metrics.RequestPath;
 import io.khamsin.container.metrics.Route;
@@ -69,6 +71,8 @@ public final class ExchangeDispatcher {
 
 	private final FixedResponseTable fixedResponses;
 
+	private final Admission admission;
+
 	private final AccessLog accessLog;
 
 	private final boolean timed;
@@ -92,16 +96,18 @@ public final class ExchangeDispatcher {
 	 * @param compression the compression of response bodies
 	 * @param forwarded whether and from which proxies forwarded headers are applied
 	 * @param pageCache the page cache, or {@code null} for none
+	 * @param overload the admission control of requests for the handler
 	 */
 	public ExchangeDispatcher(ServerContext context, List<FixedResponse> fixedResponses, CompressionConfig compression,
-			ForwardedConfig forwarded, DefaultPageCache pageCache) {
+			ForwardedConfig forwarded, DefaultPageCache pageCache, OverloadConfig overload) {
 		this.handler = context.handler();
 		this.requestGuards = new RequestGuards(context.guards(), context.settings().maxRequestBodySize());
 		this.guards = context.guards();
 		Duration requestTimeout = context.settings().requestTimeout();
 		this.requestTimeoutNanos = (requestTimeout != null) ? requestTimeout.toNanos() : 0;
-		this.fixedResponses = FixedResponseTable.of(fixedResponses, context.settings().serverHeader(),
-				context.settings().altSvc());
+		this.fixedResponses = FixedResponseTable.of(fixedResponses, overload.enabled() ? refusal(overload) : null,
+				context.settings().serverHeader(), context.settings().altSvc());
+		this.admission = Admission.of(overload, context.guards());
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
 		this.compression = BodyCompression.of(compression);
@@ -109,6 +115,12 @@ public final class ExchangeDispatcher {
 		this.forwarded = forwarded.enabled() ? new ForwardedHeaders(forwarded) : null;
 		this.pageCache = (pageCache != null && pageCache.config().enabled()) ? new PageCacheStage(this, pageCache)
 				: null;
+	}
+
+	private static FixedResponse refusal(OverloadConfig overload) {
+		// The table never looks this entry up by its path.
+		return new FixedResponse("/", HttpResponseStatus.SERVICE_UNAVAILABLE.code(), null, null,
+				Map.of(HttpHeaderNames.RETRY_AFTER.toString(), overload.retryAfterSeconds()));
 	}
 
 	/** @return how long a handler may take to begin its response ({@code khamsin.request-timeout}); 0 for ever */
@@ -155,7 +167,7 @@ public final class ExchangeDispatcher {
 		}
 		FixedResponseTable.Entry fixed = (bodyLength == 0) ? this.fixedResponses.lookup(request) : null;
 		if (fixed != null) {
-			answer(channel, request, fixed, startNanos);
+			answer(channel, request, fixed, Route.FIXED, startNanos);
 			return null;
 		}
 		if ("*".equals(request.uri())) {
@@ -178,6 +190,11 @@ public final class ExchangeDispatcher {
 	 */
 	HttpExchange exchange(ExchangeChannel channel, HttpRequest request, long startNanos, long sequence,
 			Deferral deferral) {
+		// A request that waits for another's render costs its reactor nothing until then: it is not refused.
+		if (this.admission != null && deferral == null && !this.admission.admits(channel.channel().eventLoop())) {
+			shed(channel, request, startNanos);
+			return null;
+		}
 		HttpExchange exchange = newExchange(channel, request, startNanos, sequence, deferral, false);
 		if (exchange != null) {
 			channel.reactor().requestStarted();
@@ -314,12 +331,25 @@ public final class ExchangeDispatcher {
 		refused(channel, request, status, channel.refuse(status), startNanos);
 	}
 
-	private void answer(ExchangeChannel channel, HttpRequest request, FixedResponseTable.Entry fixed,
+	/**
+	 * Refuse a request for the handler because its reactor is past its capacity: the fixed {@code 503} with
+	 * {@code Retry-After}, on a connection that goes on, when it has no body; with a body, which an HTTP/1.1
+	 * connection would have to read before its next request, as the guards refuse.
+	 */
+	private void shed(ExchangeChannel channel, HttpRequest request, long startNanos) {
+		if (HttpUtil.isTransferEncodingChunked(request) || HttpUtil.getContentLength(request, 0L) > 0) {
+			refuse(channel, request, HttpResponseStatus.SERVICE_UNAVAILABLE, startNanos);
+			return;
+		}
+		answer(channel, request, this.fixedResponses.overload(), null, startNanos);
+	}
+
+	private void answer(ExchangeChannel channel, HttpRequest request, FixedResponseTable.Entry fixed, Route route,
 			long startNanos) {
 		ReactorMetrics reactor = channel.reactor();
 		reactor.requestStarted();
 		ChannelPromise clock = this.timed ? new TimedPromise(channel.channel(), reactor,
-				reactor.latencyKey(channel.connection().protocol(), fixed.status(), Route.FIXED, RequestPath.FAST),
+				reactor.latencyKey(channel.connection().protocol(), fixed.status(), route, RequestPath.FAST),
 				startNanos) : null;
 		ChannelFuture write = channel.writeFixed(fixed, HttpMethod.HEAD.equals(request.method()), clock);
 		log(write, request, channel.connection().remoteAddress(), fixed.status(), fixed.contentLength(), startNanos);

@@ -21,15 +21,18 @@ import io.netty.util.AsciiString;
  */
 public final class FixedResponseTable {
 
-	private static final FixedResponseTable NONE = new FixedResponseTable(List.of(), Map.of());
+	private static final FixedResponseTable NONE = new FixedResponseTable(List.of(), Map.of(), null);
 
 	private final List<Entry> entries;
 
 	private final Map<String, Entry> byPath;
 
-	private FixedResponseTable(List<Entry> entries, Map<String, Entry> byPath) {
+	private final Entry overload;
+
+	private FixedResponseTable(List<Entry> entries, Map<String, Entry> byPath, Entry overload) {
 		this.entries = entries;
 		this.byPath = byPath;
+		this.overload = overload;
 	}
 
 	/**
@@ -40,7 +43,21 @@ public final class FixedResponseTable {
 	 * @return the table
 	 */
 	public static FixedResponseTable of(List<FixedResponse> fixedResponses, String serverHeader, String altSvc) {
-		if (fixedResponses.isEmpty()) {
+		return of(fixedResponses, null, serverHeader, altSvc);
+	}
+
+	/**
+	 * Prepare the configured fixed responses and the answer to a request refused because the server is past its
+	 * capacity, which no path finds.
+	 * @param fixedResponses the fixed responses
+	 * @param overload the refusal of a request when the server is past its capacity, or {@code null} for none
+	 * @param serverHeader the {@code Server} header every response carries, or {@code null}
+	 * @param altSvc the {@code Alt-Svc} header every response carries (HTTP/3 is on), or {@code null}
+	 * @return the table
+	 */
+	public static FixedResponseTable of(List<FixedResponse> fixedResponses, FixedResponse overload,
+			String serverHeader, String altSvc) {
+		if (fixedResponses.isEmpty() && overload == null) {
 			return NONE;
 		}
 		List<Entry> entries = new ArrayList<>();
@@ -50,7 +67,20 @@ public final class FixedResponseTable {
 			entries.add(entry);
 			byPath.put(fixed.path(), entry);
 		}
-		return new FixedResponseTable(List.copyOf(entries), byPath);
+		Entry overloadEntry = null;
+		if (overload != null) {
+			overloadEntry = new Entry(entries.size(), overload, serverHeader, altSvc);
+			entries.add(overloadEntry);
+		}
+		return new FixedResponseTable(List.copyOf(entries), byPath, overloadEntry);
+	}
+
+	/**
+	 * The answer to a request refused because the server is past its capacity.
+	 * @return the entry, or {@code null} when the server has no admission control
+	 */
+	public Entry overload() {
+		return this.overload;
 	}
 
 	/** @return every entry, in the order of their indexes */

@@ -38,6 +38,12 @@ public enum Guard {
 	/** A handler that did not begin its response within {@code khamsin.request-timeout}: cancelled, and 503. */
 	REQUEST_TIMEOUT("request-timeout", 503),
 
+	/**
+	 * A request for the application read after it had waited longer than {@code khamsin.overload.max-queue-delay}
+	 * for its reactor (the server is past its capacity): 503 with {@code Retry-After}, the connection kept.
+	 */
+	OVERLOAD("overload", 503),
+
 	/** A keep-alive connection idle for too long: closed. */
 	IDLE_TIMEOUT("idle-timeout", 0),
 

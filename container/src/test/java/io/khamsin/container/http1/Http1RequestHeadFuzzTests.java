@@ -107,7 +107,7 @@ class Http1RequestHeadFuzzTests {
 		ServerContext context = new ServerContext(CONFIG.httpSettings(), APPLICATION,
 				new ConnectionRegistry(CONFIG.maxConnections()), new GuardCounters());
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, List.of(), CONFIG.compression(),
-				CONFIG.forwarded(), null);
+				CONFIG.forwarded(), null, CONFIG.overload());
 		new Http1Initializer(context, exchanges).initialize(channel, ConnectionSecurity.PLAIN);
 		channel.pipeline().fireChannelActive();
 		return channel;

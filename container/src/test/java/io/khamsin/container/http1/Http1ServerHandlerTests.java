@@ -44,7 +44,7 @@ class Http1ServerHandlerTests {
 		ServerContext context = new ServerContext(config.httpSettings(), this.routes.handler(),
 				new ConnectionRegistry(config.maxConnections()), new GuardCounters());
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, List.of(), config.compression(),
-				config.forwarded(), null);
+				config.forwarded(), null, config.overload());
 		new Http1Initializer(context, exchanges).initialize(this.channel, ConnectionSecurity.PLAIN);
 		this.handler = (Http1ServerHandler) this.channel.pipeline().get(Http1Initializer.HANDLER);
 		this.channel.pipeline().fireChannelActive();

@@ -79,7 +79,7 @@ public abstract class EmbeddedChannelBenchmark {
 		ServerContext context = new ServerContext(config.httpSettings(), handler,
 				new ConnectionRegistry(config.maxConnections()), new GuardCounters(), figures, null);
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, config.fixedResponses(), config.compression(),
-				config.forwarded(), config.pageCache());
+				config.forwarded(), config.pageCache(), config.overload());
 		ProtocolSelector http1 = ProtocolSelector.cleartext(new Http1Initializer(context, exchanges));
 		return new EmbeddedChannel(new ConnectionInitializer(context, http1));
 	}
