@@ -26,7 +26,7 @@ class SoakSmokeTests {
 	void aMinuteOfMixedTrafficLeavesNoErrorsFlatRssAndTheDescriptorsItFound() throws Exception {
 		assumeTrue(Files.isRegularFile(JAR), "the sample app's jar is not built (mvn package -pl sample-app): " + JAR);
 		assumeTrue(H2load.find() != null, "h2load is not installed (apt-get install nghttp2-client)");
-		SoakSettings settings = SoakSettings.of("smoke", null, JAR, Path.of("target/soak-smoke"), 22443, Set.of());
+		SoakSettings settings = SoakSettings.of("smoke", null, JAR, Path.of("target/soak-smoke"), 22444, Set.of());
 		SoakSummary summary = new SoakRun(settings).run();
 		assertThat(summary.failures()).as("the soak's gates; see target/soak-smoke/summary.json").isEmpty();
 		assertThat(summary.fields().get("requests")).as("requests answered").isNotEqualTo(0L);
