@@ -2,6 +2,7 @@ package io.khamsin.benchmark.load;
 
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -9,8 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
@@ -19,6 +21,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
 import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
@@ -52,6 +55,13 @@ public final class H3Load {
 
 	private final String path;
 
+	private final Pacing pacing;
+
+	private Channel socket;
+
+	/** The connections open now, closed at the end of a paced run. */
+	private final java.util.Set<QuicChannel> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
 	private final AtomicLong succeeded = new AtomicLong();
 
 	private final AtomicLong non2xx = new AtomicLong();
@@ -61,8 +71,77 @@ public final class H3Load {
 	private volatile boolean running = true;
 
 	private H3Load(InetSocketAddress address, String path) {
+		this(address, path, Pacing.CLOSED_LOOP);
+	}
+
+	private H3Load(InetSocketAddress address, String path, Pacing pacing) {
 		this.address = address;
 		this.path = path;
+		this.pacing = pacing;
+	}
+
+	/**
+	 * How a paced run sends: each connection keeps one request in flight and waits {@code pause} after each answer
+	 * before the next (a moderate rate, not a peak), a body if there is one, the answer's body length checked.
+	 *
+	 * @param method the request method
+	 * @param body the request body, empty for none
+	 * @param expectedBodyLength the body length every answer must have, or {@code -1} for any; another length counts
+	 * as failed
+	 * @param pause the wait between an answer and the next request on its connection
+	 * @param connectionPerRequest whether each request goes on a new QUIC connection, closed after the answer
+	 */
+	public record Pacing(String method, byte[] body, long expectedBodyLength, Duration pause,
+			boolean connectionPerRequest) {
+
+		static final Pacing CLOSED_LOOP = new Pacing("GET", new byte[0], -1, Duration.ZERO, false);
+
+	}
+
+	/**
+	 * Load a target at a moderate rate in this process, counting from the first request, until {@code duration} is
+	 * over; the connections are closed before it returns.
+	 * @param address the target
+	 * @param path the path of every request
+	 * @param connections how many requests are in flight at once (each on its own connection)
+	 * @param pacing how each connection sends
+	 * @param duration how long to send
+	 * @return what was measured: failed counts requests with no answer or a body of another length
+	 * @throws Exception if a connection cannot be made
+	 */
+	public static Result paced(InetSocketAddress address, String path, int connections, Pacing pacing,
+			Duration duration) throws Exception {
+		return new H3Load(address, path, pacing).pacedLoad(connections, duration);
+	}
+
+	private Result pacedLoad(int connections, Duration duration) throws Exception {
+		EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+		try {
+			this.socket = socket(group);
+			for (int i = 0; i < connections; i++) {
+				QuicChannel connection = connect(this.socket).get(10, TimeUnit.SECONDS);
+				connection.eventLoop().execute(() -> next(connection));
+			}
+			long start = System.nanoTime();
+			Thread.sleep(duration.toMillis());
+			this.running = false;
+			long elapsed = System.nanoTime() - start;
+			// The requests in flight are answered, or fail, before the count is taken.
+			group.submit(() -> null).get(5, TimeUnit.SECONDS);
+			Thread.sleep(Math.min(2000, 200 + this.pacing.pause().toMillis()));
+			return new Result(this.succeeded.get() * 1e9 / elapsed, this.succeeded.get(), this.failed.get(),
+					this.non2xx.get(), "h3");
+		}
+		finally {
+			this.running = false;
+			group.submit(() -> {
+				List.copyOf(this.open).forEach(QuicChannel::close);
+			}).awaitUninterruptibly(5, TimeUnit.SECONDS);
+			if (this.socket != null) {
+				this.socket.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+			}
+			group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+		}
 	}
 
 	/**
@@ -223,10 +302,18 @@ public final class H3Load {
 	}
 
 	private Future<QuicChannel> connect(Channel socket) {
-		return QuicChannel.newBootstrap(socket)
+		Future<QuicChannel> connecting = QuicChannel.newBootstrap(socket)
 			.handler(new Http3ClientConnectionHandler())
 			.remoteAddress(this.address)
 			.connect();
+		connecting.addListener((Future<QuicChannel> connected) -> {
+			if (connected.isSuccess()) {
+				QuicChannel connection = connected.getNow();
+				this.open.add(connection);
+				connection.closeFuture().addListener((closed) -> this.open.remove(connection));
+			}
+		});
+		return connecting;
 	}
 
 	/** Open the next stream of a connection and send its request; on the connection's event loop. */
@@ -249,13 +336,47 @@ public final class H3Load {
 		});
 	}
 
+	/** After an answer: the next request at once (closed loop), or after the pause, on a new connection or not. */
+	private void after(QuicChannel connection) {
+		Duration pause = this.pacing.pause();
+		if (pause.isZero()) {
+			next(connection);
+			return;
+		}
+		connection.eventLoop().schedule(() -> {
+			if (!this.pacing.connectionPerRequest()) {
+				next(connection);
+				return;
+			}
+			connection.close();
+			if (this.running) {
+				connect(this.socket).addListener((Future<QuicChannel> connected) -> {
+					if (connected.isSuccess()) {
+						next(connected.getNow());
+					}
+					else if (this.running) {
+						this.failed.incrementAndGet();
+					}
+				});
+			}
+		}, pause.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
 	private void request(QuicStreamChannel stream) {
 		Http3HeadersFrame head = new DefaultHttp3HeadersFrame();
 		head.headers()
-			.method("GET")
+			.method(this.pacing.method())
 			.path(this.path)
 			.authority(this.address.getHostString() + ":" + this.address.getPort())
 			.scheme("https");
+		byte[] body = this.pacing.body();
+		if (body.length > 0) {
+			head.headers().setLong("content-length", body.length);
+			stream.write(head);
+			stream.writeAndFlush(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(body)))
+				.addListener((done) -> stream.shutdownOutput());
+			return;
+		}
 		// The FIN in one STREAM frame with the HEADERS, as browsers send a request without a body: added below the
 		// HTTP/3 codec, which writes frames only (and may hold the first back until the QPACK encoder stream is open).
 		stream.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
@@ -282,6 +403,8 @@ public final class H3Load {
 
 		private boolean answered;
 
+		private long bodyBytes;
+
 		Response(QuicChannel connection) {
 			this.connection = connection;
 		}
@@ -297,22 +420,27 @@ public final class H3Load {
 
 		@Override
 		protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+			this.bodyBytes += frame.content().readableBytes();
 			frame.release();
 		}
 
 		@Override
 		protected void channelInputClosed(ChannelHandlerContext ctx) {
+			long expected = H3Load.this.pacing.expectedBodyLength();
 			if (!this.answered) {
 				H3Load.this.failed.incrementAndGet();
 			}
-			else if (this.ok) {
-				H3Load.this.succeeded.incrementAndGet();
-			}
-			else {
+			else if (!this.ok) {
 				H3Load.this.non2xx.incrementAndGet();
 			}
+			else if (expected >= 0 && this.bodyBytes != expected) {
+				H3Load.this.failed.incrementAndGet();
+			}
+			else {
+				H3Load.this.succeeded.incrementAndGet();
+			}
 			ctx.close();
-			next(this.connection);
+			after(this.connection);
 		}
 
 		@Override

@@ -20,7 +20,7 @@ import io.khamsin.benchmark.target.Wire;
  * cleartext and ALPN h2 over TLS. One thread, pinned to the load core; its requests per second are the figure, its
  * failed and errored requests and non-2xx answers count as errors.
  */
-final class H2load {
+public final class H2load {
 
 	private static final Pattern RATE = Pattern.compile("finished in [\\d.]+\\w*, ([\\d.]+) req/s");
 
@@ -29,6 +29,8 @@ final class H2load {
 					+ "(\\d+) timeout");
 
 	private static final Pattern STATUS = Pattern.compile("status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx");
+
+	private static final Pattern DATA = Pattern.compile("traffic: .*, [\\d.]+\\w*B \\((\\d+)\\) data");
 
 	private static final Pattern PROTOCOL = Pattern.compile("Application protocol: (\\S+)");
 
@@ -42,7 +44,7 @@ final class H2load {
 	}
 
 	/** @return h2load where {@link Tools} finds it, or {@code null} */
-	static Path find() {
+	public static Path find() {
 		return Tools.locate("h2load").orElse(null);
 	}
 
@@ -66,6 +68,27 @@ final class H2load {
 			throw new IllegalArgumentException("h2load here sends GET only, not " + route.method());
 		}
 		command.add(wire.scheme() + "://" + address.getHostString() + ":" + address.getPort() + route.path());
+		return execute(command, seconds + 30L, "h2load did not finish: requests were still unanswered 30 s after its "
+				+ seconds + " s run");
+	}
+
+	/**
+	 * Run h2load, wherever {@link Tools} finds it and on any core, with {@code arguments} (its options and URI).
+	 * @param timeoutSeconds how long it may take before it is stopped and the run fails
+	 * @return what it measured
+	 * @throws IllegalStateException when it is not installed, does not finish or prints no result
+	 */
+	public static Run run(List<String> arguments, long timeoutSeconds) {
+		Path executable = find();
+		if (executable == null) {
+			throw new IllegalStateException("h2load is not installed (apt-get install nghttp2-client)");
+		}
+		List<String> command = new ArrayList<>(List.of(executable.toString()));
+		command.addAll(arguments);
+		return execute(command, timeoutSeconds, "h2load did not finish within " + timeoutSeconds + " s");
+	}
+
+	private static Run execute(List<String> command, long timeoutSeconds, String timeoutMessage) {
 		Path output = null;
 		try {
 			output = Files.createTempFile("khamsin-bench-h2load", ".out");
@@ -74,10 +97,9 @@ final class H2load {
 				.start();
 			// h2load stops its clients when the duration is over, but waits for every request in flight to be
 			// answered before it prints: a server that leaves streams unanswered keeps it waiting for ever.
-			if (!process.waitFor(seconds + 30L, TimeUnit.SECONDS)) {
+			if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
 				process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-				throw new IllegalStateException("h2load did not finish: requests were still unanswered 30 s after its "
-						+ seconds + " s run");
+				throw new IllegalStateException(timeoutMessage);
 			}
 			return parse(Files.readString(output, StandardCharsets.UTF_8));
 		}
@@ -118,8 +140,9 @@ final class H2load {
 			non2xx = Long.parseLong(status.group(2)) + Long.parseLong(status.group(3)) + Long.parseLong(status.group(4));
 		}
 		Matcher protocol = PROTOCOL.matcher(out);
+		Matcher data = DATA.matcher(out);
 		return new Run(Double.parseDouble(rate.group(1)), Long.parseLong(requests.group(3)), failed, non2xx,
-				protocol.find() ? protocol.group(1) : "");
+				protocol.find() ? protocol.group(1) : "", data.find() ? Long.parseLong(data.group(1)) : -1);
 	}
 
 	/**
@@ -130,11 +153,12 @@ final class H2load {
 	 * @param failed requests failed, errored or timed out
 	 * @param non2xx answers of another status than 2xx
 	 * @param protocol the application protocol h2load says it spoke ({@code h2c} or {@code h2})
+	 * @param dataBytes response body bytes received (h2load's {@code data} traffic), {@code -1} when it printed none
 	 */
-	record Run(double rate, long succeeded, long failed, long non2xx, String protocol) {
+	public record Run(double rate, long succeeded, long failed, long non2xx, String protocol, long dataBytes) {
 
 		/** @return what went wrong, empty for nothing */
-		String errors() {
+		public String errors() {
 			List<String> errors = new ArrayList<>();
 			if (this.failed > 0) {
 				errors.add(this.failed + " requests failed");

@@ -39,10 +39,11 @@ public final class TargetProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Start {@code spec} on {@code core}; its output goes to {@code <runDir>/<name>.log}.
+	 * Start {@code spec} on {@code core} (on any core when negative); its output goes to
+	 * {@code <runDir>/<name>.log}.
 	 */
 	public static TargetProcess start(TargetSpec spec, TargetSpec.Launch launch, int core) {
-		List<String> command = new ArrayList<>(List.of("taskset", "-c", Integer.toString(core)));
+		List<String> command = new ArrayList<>((core >= 0) ? List.of("taskset", "-c", Integer.toString(core)) : List.of());
 		command.addAll(spec.command().apply(launch));
 		try {
 			Files.createDirectories(launch.runDir());

@@ -13,13 +13,13 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * The JDK's TLS client for the benchmark's own checks of TLS targets: it trusts the run's self-signed certificate
  * (any certificate: the targets are the benchmark's own processes on loopback) and offers TLS 1.3 only.
  */
-final class TrustAll extends X509ExtendedTrustManager {
+public final class TrustAll extends X509ExtendedTrustManager {
 
 	private TrustAll() {
 	}
 
 	/** @return a TLS 1.3 client context that trusts any server */
-	static SSLContext context() {
+	public static SSLContext context() {
 		try {
 			SSLContext context = SSLContext.getInstance("TLSv1.3");
 			context.init(null, new TrustManager[] { new TrustAll() }, new SecureRandom());

@@ -2,6 +2,7 @@ package io.khamsin.benchmark.load;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The HTTP/3 load generator against a real HTTP/3 server (khamsin with HTTP/3 on): its probe gets the status, a short
- * closed-loop run counts only 2xx answers and reports none failed, and the line it prints reads back the same.
+ * closed-loop run counts only 2xx answers and reports none failed, and the line it prints reads back the same; a paced
+ * run, a new connection per request or not, counts an answer of another length than expected as failed.
  */
 @Timeout(60)
 class H3LoadTests {
@@ -56,6 +58,18 @@ class H3LoadTests {
 			H3Load.Result notFound = H3Load.run(address, "/elsewhere", 1, 5, 1);
 			assertThat(notFound.non2xx()).isPositive();
 			assertThat(notFound.errors()).contains("answers not 2xx");
+			H3Load.Result churn = H3Load.paced(address, "/plaintext", 1,
+					new H3Load.Pacing("GET", new byte[0], 13, Duration.ofMillis(20), true), Duration.ofSeconds(1));
+			assertThat(churn.succeeded()).isPositive();
+			assertThat(churn.errors()).isEmpty();
+			H3Load.Result posted = H3Load.paced(address, "/plaintext", 1,
+					new H3Load.Pacing("POST", new byte[4096], 13, Duration.ofMillis(20), false), Duration.ofSeconds(1));
+			assertThat(posted.succeeded()).isPositive();
+			assertThat(posted.errors()).isEmpty();
+			H3Load.Result wrongLength = H3Load.paced(address, "/plaintext", 1,
+					new H3Load.Pacing("POST", new byte[4096], 12, Duration.ofMillis(20), false), Duration.ofSeconds(1));
+			assertThat(wrongLength.succeeded()).isZero();
+			assertThat(wrongLength.errors()).contains("requests failed");
 		}
 		finally {
 			server.stop();
