@@ -117,16 +117,19 @@ public final class KhamsinWebServer implements WebServer {
 	@Override
 	public void stop() throws WebServerException {
 		synchronized (this.monitor) {
-			boolean delayCutShort = this.delayedShutdown != null && this.delayedShutdown.cancel(false);
-			GracefulShutdownCallback callback = this.delayedCallback;
-			this.delayedShutdown = null;
+			// Only a callback still held here is one whose delay had not ended: once it ends, the delay's task takes it.
+			GracefulShutdownCallback cutShort = this.delayedCallback;
 			this.delayedCallback = null;
+			if (this.delayedShutdown != null) {
+				this.delayedShutdown.cancel(false);
+				this.delayedShutdown = null;
+			}
 			this.server.stop();
-			if (delayCutShort) {
+			if (cutShort != null) {
 				logger.warn("Stopped before the shutdown delay of {} ms had passed: make "
 						+ "spring.lifecycle.timeout-per-shutdown-phase longer than khamsin.shutdown.delay plus the "
 						+ "time requests take to finish", this.shutdownDelay.toMillis());
-				callback.shutdownComplete(GracefulShutdownResult.IMMEDIATE);
+				cutShort.shutdownComplete(GracefulShutdownResult.IMMEDIATE);
 			}
 			if (this.running != null) {
 				this.running.countDown();
@@ -153,8 +156,20 @@ public final class KhamsinWebServer implements WebServer {
 			logger.info("Serving for {} ms more before shutting down, while readiness refuses traffic",
 					this.shutdownDelay.toMillis());
 			this.delayedCallback = callback;
-			this.delayedShutdown = CompletableFuture.runAsync(() -> shutDownNow(callback),
+			this.delayedShutdown = CompletableFuture.runAsync(this::endShutdownDelay,
 					CompletableFuture.delayedExecutor(this.shutdownDelay.toNanos(), TimeUnit.NANOSECONDS));
+		}
+	}
+
+	private void endShutdownDelay() {
+		GracefulShutdownCallback callback;
+		synchronized (this.monitor) {
+			callback = this.delayedCallback;
+			this.delayedCallback = null;
+			this.delayedShutdown = null;
+		}
+		if (callback != null) {
+			shutDownNow(callback);
 		}
 	}
 

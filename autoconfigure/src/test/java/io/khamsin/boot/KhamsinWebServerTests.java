@@ -200,6 +200,8 @@ class KhamsinWebServerTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> !results.isEmpty());
 		assertThat(results).containsExactly(GracefulShutdownResult.IDLE);
 		assertRefuses(port);
+		this.webServer.stop();
+		assertThat(results).as("a stop after the delay cuts nothing short").containsExactly(GracefulShutdownResult.IDLE);
 	}
 
 	@Test
