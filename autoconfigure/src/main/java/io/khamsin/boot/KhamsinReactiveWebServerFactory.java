@@ -1,5 +1,6 @@
 package io.khamsin.boot;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -49,6 +50,8 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 
 	private KernelTlsMode kernelTls = KernelTlsMode.AUTO;
 
+	private Duration shutdownDelay = Duration.ZERO;
+
 	public KhamsinReactiveWebServerFactory() {
 	}
 
@@ -66,7 +69,7 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 		}
 		// Boot starts the server once the context is refreshed: load the native transport meanwhile.
 		server.prepare();
-		return new KhamsinWebServer(server, getShutdown() == Shutdown.GRACEFUL);
+		return new KhamsinWebServer(server, getShutdown() == Shutdown.GRACEFUL, this.shutdownDelay);
 	}
 
 	private KhamsinServerConfig createServerConfig() {
@@ -112,6 +115,25 @@ public class KhamsinReactiveWebServerFactory extends AbstractReactiveWebServerFa
 	private TlsConfig kernelTls(TlsConfig tls) {
 		return (tls != null && tls.kernelTls() != this.kernelTls) ? tls.toBuilder().kernelTls(this.kernelTls).build()
 				: tls;
+	}
+
+	/**
+	 * Set how long a server keeps serving once its shutdown has begun, before it stops accepting connections
+	 * ({@code khamsin.shutdown.delay}): the time a load balancer needs to see readiness go down. Defaults to zero.
+	 * @param shutdownDelay the delay, zero for none
+	 */
+	public void setShutdownDelay(Duration shutdownDelay) {
+		Assert.notNull(shutdownDelay, "'shutdownDelay' must not be null");
+		Assert.isTrue(!shutdownDelay.isNegative(), "'shutdownDelay' must not be negative");
+		this.shutdownDelay = shutdownDelay;
+	}
+
+	/**
+	 * How long a server keeps serving once its shutdown has begun, before it stops accepting connections.
+	 * @return the delay, zero for none
+	 */
+	public Duration getShutdownDelay() {
+		return this.shutdownDelay;
 	}
 
 	/**

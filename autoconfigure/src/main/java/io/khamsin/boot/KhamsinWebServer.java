@@ -1,6 +1,9 @@
 package io.khamsin.boot;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +21,10 @@ import io.khamsin.container.engine.ShutdownResult;
  * {@link WebServer} that controls a {@link KhamsinServer}. Usually created by a
  * {@link KhamsinReactiveWebServerFactory}. It can be started again after {@link #stop()}, not after
  * {@link #destroy()}.
+ * <p>
+ * With a shutdown delay, {@link #shutDownGracefully} first keeps serving for that long: Boot has by then published
+ * {@code ReadinessState.REFUSING_TRAFFIC}, so that {@code /actuator/health/readiness} answers 503 while the listener
+ * still accepts, and a load balancer that polls it takes the instance out before its connections close.
  */
 public final class KhamsinWebServer implements WebServer {
 
@@ -27,9 +34,15 @@ public final class KhamsinWebServer implements WebServer {
 
 	private final boolean graceful;
 
+	private final Duration shutdownDelay;
+
 	private final Object monitor = new Object();
 
 	private CountDownLatch running;
+
+	private CompletableFuture<Void> delayedShutdown;
+
+	private GracefulShutdownCallback delayedCallback;
 
 	private volatile boolean destroyed;
 
@@ -39,9 +52,23 @@ public final class KhamsinWebServer implements WebServer {
 	 * @param graceful whether {@link #shutDownGracefully} waits for active requests ({@code server.shutdown=graceful})
 	 */
 	public KhamsinWebServer(KhamsinServer server, boolean graceful) {
+		this(server, graceful, Duration.ZERO);
+	}
+
+	/**
+	 * Create a web server, not yet started.
+	 * @param server the khamsin server to control
+	 * @param graceful whether {@link #shutDownGracefully} waits for active requests ({@code server.shutdown=graceful})
+	 * @param shutdownDelay how long {@link #shutDownGracefully} keeps serving before it stops accepting
+	 * ({@code khamsin.shutdown.delay}); zero for none
+	 */
+	public KhamsinWebServer(KhamsinServer server, boolean graceful, Duration shutdownDelay) {
 		Assert.notNull(server, "'server' must not be null");
+		Assert.notNull(shutdownDelay, "'shutdownDelay' must not be null");
+		Assert.isTrue(!shutdownDelay.isNegative(), "'shutdownDelay' must not be negative");
 		this.server = server;
 		this.graceful = graceful;
+		this.shutdownDelay = shutdownDelay;
 	}
 
 	@Override
@@ -90,7 +117,20 @@ public final class KhamsinWebServer implements WebServer {
 	@Override
 	public void stop() throws WebServerException {
 		synchronized (this.monitor) {
+			// Only a callback still held here is one whose delay had not ended: once it ends, the delay's task takes it.
+			GracefulShutdownCallback cutShort = this.delayedCallback;
+			this.delayedCallback = null;
+			if (this.delayedShutdown != null) {
+				this.delayedShutdown.cancel(false);
+				this.delayedShutdown = null;
+			}
 			this.server.stop();
+			if (cutShort != null) {
+				logger.warn("Stopped before the shutdown delay of {} ms had passed: make "
+						+ "spring.lifecycle.timeout-per-shutdown-phase longer than khamsin.shutdown.delay plus the "
+						+ "time requests take to finish", this.shutdownDelay.toMillis());
+				cutShort.shutdownComplete(GracefulShutdownResult.IMMEDIATE);
+			}
 			if (this.running != null) {
 				this.running.countDown();
 				this.running = null;
@@ -101,11 +141,39 @@ public final class KhamsinWebServer implements WebServer {
 	/**
 	 * Stop accepting connections, close idle ones and let active requests finish; the callback learns how it
 	 * ended. With {@code server.shutdown=immediate} the callback is told {@link GracefulShutdownResult#IMMEDIATE}
-	 * at once.
+	 * at once. With a shutdown delay, all of this begins once the delay has passed, and the server serves as usual
+	 * meanwhile; {@link #stop()} during the delay closes everything at once and tells the callback
+	 * {@link GracefulShutdownResult#IMMEDIATE}.
 	 * @param callback told the outcome once the shutdown has ended
 	 */
 	@Override
 	public void shutDownGracefully(GracefulShutdownCallback callback) {
+		if (this.shutdownDelay.isZero()) {
+			shutDownNow(callback);
+			return;
+		}
+		synchronized (this.monitor) {
+			logger.info("Serving for {} ms more before shutting down, while readiness refuses traffic",
+					this.shutdownDelay.toMillis());
+			this.delayedCallback = callback;
+			this.delayedShutdown = CompletableFuture.runAsync(this::endShutdownDelay,
+					CompletableFuture.delayedExecutor(this.shutdownDelay.toNanos(), TimeUnit.NANOSECONDS));
+		}
+	}
+
+	private void endShutdownDelay() {
+		GracefulShutdownCallback callback;
+		synchronized (this.monitor) {
+			callback = this.delayedCallback;
+			this.delayedCallback = null;
+			this.delayedShutdown = null;
+		}
+		if (callback != null) {
+			shutDownNow(callback);
+		}
+	}
+
+	private void shutDownNow(GracefulShutdownCallback callback) {
 		if (!this.graceful) {
 			callback.shutdownComplete(GracefulShutdownResult.IMMEDIATE);
 			return;

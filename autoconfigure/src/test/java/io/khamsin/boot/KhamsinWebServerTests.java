@@ -164,6 +164,47 @@ class KhamsinWebServerTests {
 	}
 
 	@Test
+	void shutdownDelayKeepsAcceptingAndServingAfterTheShutdownHasBegun() throws IOException {
+		this.webServer = create(OK, Shutdown.GRACEFUL, 0, Duration.ofMinutes(10));
+		this.webServer.start();
+		int port = this.webServer.getPort();
+		List<GracefulShutdownResult> results = new CopyOnWriteArrayList<>();
+		this.webServer.shutDownGracefully(results::add);
+		sendRequest(port);
+		RawHttpConnection.Response response = this.client.read();
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.header("connection")).isNull();
+		assertAccepts(port);
+		assertThat(results).isEmpty();
+	}
+
+	@Test
+	void stopDuringTheShutdownDelayClosesAtOnceAndReportsImmediate() {
+		this.webServer = create(OK, Shutdown.GRACEFUL, 0, Duration.ofMinutes(10));
+		this.webServer.start();
+		int port = this.webServer.getPort();
+		List<GracefulShutdownResult> results = new CopyOnWriteArrayList<>();
+		this.webServer.shutDownGracefully(results::add);
+		this.webServer.stop();
+		assertThat(results).containsExactly(GracefulShutdownResult.IMMEDIATE);
+		assertRefuses(port);
+	}
+
+	@Test
+	void gracefulShutdownBeginsOnceTheShutdownDelayHasPassed() {
+		this.webServer = create(OK, Shutdown.GRACEFUL, 0, Duration.ofMillis(100));
+		this.webServer.start();
+		int port = this.webServer.getPort();
+		List<GracefulShutdownResult> results = new CopyOnWriteArrayList<>();
+		this.webServer.shutDownGracefully(results::add);
+		await().atMost(Duration.ofSeconds(10)).until(() -> !results.isEmpty());
+		assertThat(results).containsExactly(GracefulShutdownResult.IDLE);
+		assertRefuses(port);
+		this.webServer.stop();
+		assertThat(results).as("a stop after the delay cuts nothing short").containsExactly(GracefulShutdownResult.IDLE);
+	}
+
+	@Test
 	void stopDoesNotHangOnARequestThatBlocksItsReactor() throws Exception {
 		CountDownLatch handling = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
@@ -190,7 +231,12 @@ class KhamsinWebServerTests {
 	}
 
 	private KhamsinWebServer create(HttpHandler handler, Shutdown shutdown, int port) {
+		return create(handler, shutdown, port, Duration.ZERO);
+	}
+
+	private KhamsinWebServer create(HttpHandler handler, Shutdown shutdown, int port, Duration shutdownDelay) {
 		KhamsinReactiveWebServerFactory factory = new KhamsinReactiveWebServerFactory(port);
+		factory.setShutdownDelay(shutdownDelay);
 		factory.setAddress(InetAddress.getLoopbackAddress());
 		factory.addConfigCustomizers((config) -> config.reactors(2));
 		factory.setShutdown(shutdown);

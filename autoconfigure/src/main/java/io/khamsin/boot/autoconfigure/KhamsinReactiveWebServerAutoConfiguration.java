@@ -37,7 +37,7 @@ import io.khamsin.container.transport.KhamsinServerCustomizer;
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnBooleanProperty(name = "khamsin.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ KhamsinProperties.class, KhamsinAccessLogProperties.class,
-		KhamsinTlsProperties.class, KhamsinForwardedProperties.class })
+		KhamsinTlsProperties.class, KhamsinForwardedProperties.class, KhamsinShutdownProperties.class })
 @Import(ReactiveWebServerConfiguration.class)
 public final class KhamsinReactiveWebServerAutoConfiguration {
 
@@ -60,6 +60,11 @@ public final class KhamsinReactiveWebServerAutoConfiguration {
 	@Bean
 	KhamsinTlsCustomizer khamsinTlsCustomizer(KhamsinTlsProperties tlsProperties) {
 		return new KhamsinTlsCustomizer(tlsProperties);
+	}
+
+	@Bean
+	KhamsinShutdownCustomizer khamsinShutdownCustomizer(KhamsinShutdownProperties shutdownProperties) {
+		return new KhamsinShutdownCustomizer(shutdownProperties);
 	}
 
 	@Bean

@@ -124,6 +124,15 @@ class KhamsinReactiveWebServerAutoConfigurationTests {
 	}
 
 	@Test
+	void shutdownDelayIsNoneUnlessKhamsinShutdownDelayIsSet() {
+		this.runner.run((context) -> assertThat(context.getBean(KhamsinReactiveWebServerFactory.class)
+			.getShutdownDelay()).isZero());
+		this.runner.withPropertyValues("khamsin.shutdown.delay=5s")
+			.run((context) -> assertThat(context.getBean(KhamsinReactiveWebServerFactory.class).getShutdownDelay())
+				.isEqualTo(Duration.ofSeconds(5)));
+	}
+
+	@Test
 	void aRequestHeaderSizeBeyondTwoGigabytesFailsWithAMessageNamingTheProperty() {
 		this.runner.withPropertyValues("server.max-http-request-header-size=3GB")
 			.run((context) -> assertThat(context).hasFailed()
