@@ -159,19 +159,22 @@ class FileEgressTests {
 		assertThat(download(scheme, protocol)).as("the next download").isEqualTo(digest);
 	}
 
-	@ParameterizedTest(name = "{0}")
-	@CsvSource({ "http", "https" })
-	void aFileUnlinkedWhileItIsSentIsSentWholeFromItsOpenFile(String scheme) throws Exception {
+	@ParameterizedTest(name = "{0} {1}")
+	@CsvSource({ "http, --http1.1", "https, --http1.1", "http, --http2-prior-knowledge" })
+	void aFileUnlinkedWhileItIsSentIsSentWholeFromItsOpenFile(String scheme, String protocol) throws Exception {
 		CommandLine.assumeInstalled("curl", "curl");
 		long length = 16L * 1024 * 1024;
-		Path unlinked = dir.resolve("unlinked-" + scheme + ".bin");
+		Path unlinked = dir.resolve("unlinked-" + scheme + protocol + ".bin");
 		try (RandomAccessFile file = new RandomAccessFile(unlinked.toFile(), "rw")) {
 			file.setLength(length);
 		}
-		start((config) -> scheme.equals("https")
-				? config.tls(TlsConfig.builder(DevelopmentCertificate.create().material()).build()) : config);
+		start((config) -> {
+			config.http2(Http2Config.builder().enabled(true).build());
+			return scheme.equals("https")
+					? config.tls(TlsConfig.builder(DevelopmentCertificate.create().material()).build()) : config;
+		});
 		Path out = Files.createTempFile(dir, "out", ".bin");
-		Process curl = new ProcessBuilder("curl", "-sS", "-k", "--http1.1", "--limit-rate", "8M", "-o", out.toString(),
+		Process curl = new ProcessBuilder("curl", "-sS", "-k", protocol, "--limit-rate", "8M", "-o", out.toString(),
 				scheme + "://127.0.0.1:" + this.server.port() + "/" + unlinked.getFileName())
 			.redirectErrorStream(true)
 			.start();
@@ -186,7 +189,7 @@ class FileEgressTests {
 		finally {
 			curl.destroyForcibly();
 		}
-		assertThat(download(scheme, "--http1.1")).as("the next download").isEqualTo(digest);
+		assertThat(download(scheme, protocol)).as("the next download").isEqualTo(digest);
 	}
 
 	private void start(UnaryOperator<KhamsinServerConfig.Builder> settings) {
