@@ -31,9 +31,13 @@ import reactor.core.publisher.Mono;
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.http2.Http2Config;
+import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.test.H2cClient;
+import io.khamsin.container.test.H3Client;
 import io.khamsin.container.test.RawHttpConnection;
+import io.khamsin.container.test.TestCertificates;
 import io.khamsin.container.test.TestRoutes;
+import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.transport.ListenerMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +46,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Faults on real sockets, each followed by the next request and the others in flight: the server keeps serving
- * and loses nothing else. A handler that throws is answered 500; a client that resets its connection or its HTTP/2
+ * and loses nothing else. A handler that throws is answered 500 (HTTP/1.1, HTTP/2, HTTP/3); a client that resets its connection or its HTTP/2
  * stream mid-body loses that exchange only; an allocation that finds the direct-memory limit reached is answered
  * 503 and the server serves normally once load drops; a reactor held busy leaves the other reactors serving new
  * connections. A handler that never completes ({@code khamsin.request-timeout}) is in {@code SlowClientTests}; a file
@@ -103,6 +107,24 @@ class FaultTests {
 				.isEqualTo("Hello, World!");
 			this.routes.slowGate.countDown();
 			assertThat(inFlight.response().get(20, TimeUnit.SECONDS).text()).isEqualTo("done");
+		}
+	}
+
+	@Test
+	void aHandlerThatThrowsIsAnswered500WhileTheStreamInFlightCompletesOverHttp3() throws Exception {
+		TestCertificates certificates = TestCertificates.create();
+		start(KhamsinServerConfig.builder()
+			.reactors(1)
+			.tls(TlsConfig.builder(certificates.server("localhost", "127.0.0.1").material("localhost")).build())
+			.http3(Http3Config.builder().enabled(true).build()));
+		try (H3Client client = new H3Client(this.server.port(), certificates.ca())) {
+			CompletableFuture<H3Client.Response> inFlight = client.sendAsync("GET", "/slow", null, (headers) -> {
+			});
+			awaitActive(1);
+			assertThat(client.send("GET", "/throw", null).status()).isEqualTo(500);
+			assertThat(client.send("GET", "/plaintext", null).text()).isEqualTo("Hello, World!");
+			this.routes.slowGate.countDown();
+			assertThat(inFlight.get(20, TimeUnit.SECONDS).text()).isEqualTo("done");
 		}
 	}
 
