@@ -19,8 +19,8 @@ class DirectMemoryTests {
 
 	@Test
 	void exhaustionWrappedByTheHandlerIsStillExhaustion() {
-		assertThat(DirectMemory.exhausted(new IllegalStateException("encoding failed", new OutOfMemoryError(JDK_MESSAGE))))
-			.isTrue();
+		Throwable wrapped = new IllegalStateException("encoding failed", new OutOfMemoryError(JDK_MESSAGE));
+		assertThat(DirectMemory.exhausted(wrapped)).isTrue();
 	}
 
 	@Test

@@ -46,11 +46,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Faults on real sockets, each followed by the next request and the others in flight: the server keeps serving
- * and loses nothing else. A handler that throws is answered 500 (HTTP/1.1, HTTP/2, HTTP/3); a client that resets its connection or its HTTP/2
- * stream mid-body loses that exchange only; an allocation that finds the direct-memory limit reached is answered
- * 503 and the server serves normally once load drops; a reactor held busy leaves the other reactors serving new
- * connections. A handler that never completes ({@code khamsin.request-timeout}) is in {@code SlowClientTests}; a file
- * unlinked or truncated while it is sent in {@code FileEgressTests}.
+ * and loses nothing else. A handler that throws is answered 500 (HTTP/1.1, HTTP/2, HTTP/3); a client that resets
+ * its connection or its HTTP/2 stream mid-body loses that exchange only; an allocation that finds the direct-memory
+ * limit reached is answered 503 and the server serves normally once load drops; a reactor held busy leaves the
+ * other reactors serving new connections. A handler that never completes ({@code khamsin.request-timeout}) is in
+ * {@code SlowClientTests}; a file unlinked or truncated while it is sent in {@code FileEgressTests}.
  */
 @Timeout(60)
 class FaultTests {
