@@ -1,6 +1,8 @@
 package io.khamsin.container.bridge;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
@@ -194,8 +196,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 				return onEventLoop(() -> writeFileRegion(file, position, count));
 			}
 			this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
-			return new ResponseWrite(this, FileChunks.read(file, position, count, bufferFactory(), FILE_CHUNK_SIZE),
-					ResponseWrite.Mode.STREAM);
+			return new ResponseWrite(this, FileChunks.read(file, position, count, bufferFactory(), FILE_CHUNK_SIZE)
+				.doOnError(EOFException.class, (ex) -> logShorter(file, ex.getMessage())), ResponseWrite.Mode.STREAM);
 		}));
 	}
 
@@ -230,8 +232,34 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		if (!this.headRequest && count > 0) {
 			// A file that shrinks fails the region's transfer, which closes the connection.
 			this.length = null;
-			this.channel.write(new DefaultFileRegion(file.toFile(), position, count), false);
+			this.channel.write(new DefaultFileRegion(file.toFile(), position, count), false).addListener((sent) -> {
+				if (!sent.isSuccess()) {
+					logIfShorter(file, position + count);
+				}
+			});
 		}
+	}
+
+	/**
+	 * A file region's transfer failed: say so if the file is now shorter than the range (it was truncated while
+	 * sent), and not when the client went away. A file unlinked while sent is sent whole from its open descriptor.
+	 */
+	private static void logIfShorter(Path file, long end) {
+		try {
+			long size = Files.size(file);
+			if (size < end) {
+				logShorter(file, "it is now " + size + " bytes, shorter than the range sent from it (to " + end + ")");
+			}
+		}
+		catch (IOException ex) {
+			// Gone: unlinked files are read whole through the descriptor the region holds, so not the cause.
+		}
+	}
+
+	private static void logShorter(Path file, String what) {
+		logger.warn("The file {} was truncated while it was sent: {}; its response is cut short and its connection "
+				+ "(or HTTP/2 stream) closed. Replace a served file by renaming a new one into place, not by "
+				+ "rewriting it", file, what);
 	}
 
 	// The methods below run on the event loop.

@@ -35,8 +35,9 @@ import io.khamsin.container.metrics.ReactorMetrics;
 /**
  * One request and its response, from the decoded request head to the last byte of the answer, carried by an
  * {@link ExchangeChannel} and made by the {@link ExchangeDispatcher}. Subscribes the Spring {@link HttpHandler}; an
- * error before the response head is written becomes a 500, an error after it aborts the connection, and the server
- * goes on serving. Whatever of the request body the handler did not take is released when the exchange ends,
+ * error before the response head is written becomes a 500 (a 503 when it is an allocation that found the
+ * direct-memory limit reached, which passes once load drops), an error after it aborts the connection, and the
+ * server goes on serving. Whatever of the request body the handler did not take is released when the exchange ends,
  * whichever way it ends. It is its own clock: it keeps when its head started, and hears when its last write
  * completes, so that timing it costs no object of its own.
  * <p>
@@ -365,9 +366,18 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 		stopRequestTimer();
 		this.body.discard();
 		if (!this.response.isHeadWritten()) {
-			logger.warn("{} {} failed before its response was committed; answering 500", this.request.getMethod(),
-					this.request.getURI().getRawPath(), error);
-			ChannelFuture lastWrite = this.response.writeError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
+			HttpResponseStatus status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
+			if (DirectMemory.exhausted(error)) {
+				status = HttpResponseStatus.SERVICE_UNAVAILABLE;
+				logger.warn("{} {} found the direct memory limit reached ({}); answering 503: {}",
+						this.request.getMethod(), this.request.getURI().getRawPath(), error.getMessage(),
+						DirectMemory.ADVICE);
+			}
+			else {
+				logger.warn("{} {} failed before its response was committed; answering 500", this.request.getMethod(),
+						this.request.getURI().getRawPath(), error);
+			}
+			ChannelFuture lastWrite = this.response.writeError(status);
 			this.channel.exchangeComplete(lastWrite);
 			this.dispatcher.written(this, lastWrite);
 		}

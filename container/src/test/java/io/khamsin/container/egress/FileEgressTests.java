@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
+import ch.qos.logback.classic.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ import io.khamsin.container.cache.DefaultPageCache;
 import io.khamsin.container.cache.PageCacheConfig;
 import io.khamsin.container.http2.Http2Config;
 import io.khamsin.container.test.CommandLine;
+import io.khamsin.container.test.LogCapture;
 import io.khamsin.container.tls.DevelopmentCertificate;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.transport.Transport;
@@ -41,7 +43,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A file written through {@link ZeroCopyHttpOutputMessage}, downloaded by curl over each kind of connection: the
- * body arrives whole, and the server counts the way it left and why, once per response.
+ * body arrives whole, and the server counts the way it left and why, once per response. A file unlinked while it is
+ * sent still arrives whole; one truncated ends only its response, with one line in the log that says so.
  */
 class FileEgressTests {
 
@@ -131,11 +134,12 @@ class FileEgressTests {
 					? config.tls(TlsConfig.builder(DevelopmentCertificate.create().material()).build()) : config;
 		});
 		Path out = Files.createTempFile(dir, "out", ".bin");
+		LogCapture log = LogCapture.ofPackage("io.khamsin.container.bridge");
 		Process curl = new ProcessBuilder("curl", "-sS", "-k", protocol, "--limit-rate", "8M", "-o", out.toString(),
 				scheme + "://127.0.0.1:" + this.server.port() + "/shrinking.bin")
 			.redirectErrorStream(true)
 			.start();
-		try {
+		try (log) {
 			await().atMost(WAIT).until(() -> Files.size(out) >= 256 * 1024);
 			try (FileChannel shrinking = FileChannel.open(dir.resolve("shrinking.bin"), StandardOpenOption.WRITE)) {
 				shrinking.truncate(1024 * 1024);
@@ -144,6 +148,43 @@ class FileEgressTests {
 			String output = new String(curl.getInputStream().readAllBytes());
 			assertThat(curl.exitValue()).as("curl exit code, output: %s", output).isNotZero();
 			assertThat(Files.size(out)).isLessThan(length);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(log.messages(Level.WARN)).singleElement()
+				.asString()
+				.contains("shrinking.bin was truncated while it was sent")
+				.contains("Replace a served file by renaming a new one into place"));
+		}
+		finally {
+			curl.destroyForcibly();
+		}
+		assertThat(download(scheme, protocol)).as("the next download").isEqualTo(digest);
+	}
+
+	@ParameterizedTest(name = "{0} {1}")
+	@CsvSource({ "http, --http1.1", "https, --http1.1", "http, --http2-prior-knowledge" })
+	void aFileUnlinkedWhileItIsSentIsSentWholeFromItsOpenFile(String scheme, String protocol) throws Exception {
+		CommandLine.assumeInstalled("curl", "curl");
+		long length = 16L * 1024 * 1024;
+		Path unlinked = dir.resolve("unlinked-" + scheme + protocol + ".bin");
+		try (RandomAccessFile file = new RandomAccessFile(unlinked.toFile(), "rw")) {
+			file.setLength(length);
+		}
+		start((config) -> {
+			config.http2(Http2Config.builder().enabled(true).build());
+			return scheme.equals("https")
+					? config.tls(TlsConfig.builder(DevelopmentCertificate.create().material()).build()) : config;
+		});
+		Path out = Files.createTempFile(dir, "out", ".bin");
+		Process curl = new ProcessBuilder("curl", "-sS", "-k", protocol, "--limit-rate", "8M", "-o", out.toString(),
+				scheme + "://127.0.0.1:" + this.server.port() + "/" + unlinked.getFileName())
+			.redirectErrorStream(true)
+			.start();
+		try {
+			await().atMost(WAIT).until(() -> Files.size(out) >= 256 * 1024);
+			Files.delete(unlinked);
+			assertThat(curl.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as("curl ends").isTrue();
+			String output = new String(curl.getInputStream().readAllBytes());
+			assertThat(curl.exitValue()).as("curl exit code, output: %s", output).isZero();
+			assertThat(Files.size(out)).as("the whole of the file as it was opened").isEqualTo(length);
 		}
 		finally {
 			curl.destroyForcibly();
