@@ -36,6 +36,7 @@ public final class Scenarios {
 		add(new StartupScenario());
 		add(new MemoryAtRestScenario());
 		add(new SlowAttackersScenario());
+		add(new TlsAbuseScenario());
 	}
 
 	private Scenarios() {
