@@ -39,13 +39,13 @@ import io.khamsin.benchmark.target.Wire;
  */
 final class TlsAbuseScenario extends FreshProcessScenario {
 
-	static final int RATE = 400;
+	static final int RATE = 100;
 
-	static final int CONNECTIONS = 8;
+	static final int CONNECTIONS = 4;
 
-	static final int ABANDONED = 40;
+	static final int ABANDONED = 20;
 
-	static final int SILENT = 400;
+	static final int SILENT = 200;
 
 	static final int KEY_UPDATE_CONNECTIONS = 4;
 
