@@ -34,8 +34,8 @@ import io.khamsin.benchmark.target.Wire;
  * KeyUpdates that ask for one back, {@value #KEY_UPDATE_BURST} at a time between two requests). Both attackers run
  * as processes of their own on the load core at nice 19. The figure is the p99 under the handshake flood over the
  * unloaded p99 (goal: at most 2); beside it, the KeyUpdate flood's ratio, the server's CPU (percent of a core) in
- * each window, what each attacker got done, and the server's open file descriptors before, at the flood's end and
- * once it is over (they must come back).
+ * each window, what each attacker got done, and the server's open file descriptors and TCP sockets before, at the
+ * flood's end and once it is over (they must come back).
  */
 final class TlsAbuseScenario extends FreshProcessScenario {
 
@@ -102,8 +102,11 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 					ABANDONED, 0, 10);
 			attackers.add(warm);
 			warm.waitFor(40, TimeUnit.SECONDS);
+			// The generator's open-loop send path, compiled before it is timed.
+			openLoop(context, address, request);
 			sleep(2000);
 			int fdsBefore = SlowAttackersScenario.openFds(process.pid());
+			int socketsBefore = serverSockets(address.getPort());
 			LoadResult[] results = new LoadResult[3];
 			double quietCpu = percentOfCore(server, () -> results[0] = openLoop(context, address, request));
 			LoadResult quiet = results[0];
@@ -118,12 +121,14 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 			double floodCpu = percentOfCore(server, () -> results[1] = openLoop(context, address, request));
 			LoadResult flooded = results[1];
 			int fdsInFlood = SlowAttackersScenario.openFds(process.pid());
+			int socketsInFlood = serverSockets(address.getPort());
 			flood.waitFor(FLOOD_SECONDS + 30L, TimeUnit.SECONDS);
 			int fdsAfterFlood = awaitFds(process.pid(), fdsBefore);
+			int socketsAfterFlood = awaitSockets(address.getPort(), socketsBefore);
 			String floodCounts = lastLine(floodLog);
 			step(context, process, round, String.format("p99 %.2f ms under the handshake flood (server CPU %.0f%%, "
-					+ "%d fds); %s; fds after %d; KeyUpdate flood", flooded.p99Millis(), floodCpu, fdsInFlood,
-					floodCounts, fdsAfterFlood));
+					+ "%d fds, %d sockets); %s; after it %d fds, %d sockets; KeyUpdate flood", flooded.p99Millis(),
+					floodCpu, fdsInFlood, socketsInFlood, floodCounts, fdsAfterFlood, socketsAfterFlood));
 
 			Path keyUpdateLog = logs.resolve(tag + "-key-update-flood.log");
 			Process keyUpdates = attacker(context, keyUpdateLog, KeyUpdateFlood.class, address,
@@ -134,6 +139,7 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 			LoadResult updated = results[2];
 			keyUpdates.waitFor(40, TimeUnit.SECONDS);
 			int fdsAfter = awaitFds(process.pid(), fdsBefore);
+			int socketsAfter = awaitSockets(address.getPort(), socketsBefore);
 			String keyUpdateCounts = lastLine(keyUpdateLog);
 
 			double ratio = flooded.p99Millis() / quiet.p99Millis();
@@ -155,12 +161,18 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 			extras.put("fds_in_handshake_flood", fdsInFlood);
 			extras.put("fds_after_handshake_flood", fdsAfterFlood);
 			extras.put("fds_after", fdsAfter);
+			extras.put("sockets_before", socketsBefore);
+			extras.put("sockets_in_handshake_flood", socketsInFlood);
+			extras.put("sockets_after_handshake_flood", socketsAfterFlood);
+			extras.put("sockets_after", socketsAfter);
 			long errors = flooded.errors() + updated.errors();
 			String note = ((fdsAfter > fdsBefore) ? String.format("fds %d after, %d before; ", fdsAfter, fdsBefore)
-					: "") + ((errors > 0) ? errors + " real requests failed" : "");
+					: "") + ((socketsAfter > socketsBefore) ? String.format("sockets %d after, %d before; ",
+							socketsAfter, socketsBefore) : "") + ((errors > 0) ? errors + " real requests failed" : "");
 			step(context, process, round, String.format("  %.2fx under the handshake flood, %.2fx under the KeyUpdate "
-					+ "flood (p99 %.2f ms, server CPU %.0f%%; %s); fds %d -> %d", ratio, keyUpdateRatio,
-					updated.p99Millis(), keyUpdateCpu, keyUpdateCounts, fdsBefore, fdsAfter));
+					+ "flood (p99 %.2f ms, server CPU %.0f%%; %s); fds %d -> %d, sockets %d -> %d", ratio,
+					keyUpdateRatio, updated.p99Millis(), keyUpdateCpu, keyUpdateCounts, fdsBefore, fdsAfter,
+					socketsBefore, socketsAfter));
 			return Measurement.of(ratio, note, extras, extras);
 		}
 		catch (IOException ex) {
@@ -206,6 +218,44 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 		}
 		while (fds > before && System.nanoTime() < deadline);
 		return fds;
+	}
+
+	/** Waits up to 30 s for the server's sockets to come back to {@code before}; returns the last count. */
+	private static int awaitSockets(int port, int before) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		int sockets;
+		do {
+			sleep(500);
+			sockets = serverSockets(port);
+		}
+		while (sockets > before && System.nanoTime() < deadline);
+		return sockets;
+	}
+
+	/**
+	 * The server's TCP sockets on {@code port} that it has not closed (established, or closed by the client only),
+	 * read from {@code /proc/net/tcp} and {@code tcp6}: a server on io_uring may accept into descriptors that the
+	 * process's fd table does not list, so its open fds alone do not show the connections it holds.
+	 */
+	static int serverSockets(int port) {
+		String local = String.format(":%04X ", port);
+		int count = 0;
+		for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+			try {
+				for (String line : Files.readAllLines(Path.of(table))) {
+					String[] fields = line.trim().split("\\s+");
+					// local_address is field 1, st (the state) field 3: 01 established, 08 close wait.
+					if (fields.length > 3 && (fields[1] + " ").endsWith(local)
+							&& (fields[3].equals("01") || fields[3].equals("08"))) {
+						count++;
+					}
+				}
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("cannot read " + table + ": " + ex.getMessage(), ex);
+			}
+		}
+		return count;
 	}
 
 	private static String lastLine(Path log) throws IOException {
