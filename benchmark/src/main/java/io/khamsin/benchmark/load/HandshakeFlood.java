@@ -38,14 +38,17 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * <li><em>silent</em>: {@code silent} connections that send their ClientHello, read what comes and say nothing
  * more; each that the server closes (at its handshake timeout) is replaced by a new one.</li>
  * </ul>
- * Prints one line of counts when done: {@code opened=.. first_flights=.. skipped=.. connect_failures=..
- * silent_opened=.. silent_closed_by_server=..}.
+ * Prints {@value #STARTED} once it floods, and one line of counts when done: {@code opened=.. first_flights=..
+ * skipped=.. connect_failures=.. silent_opened=.. silent_closed_by_server=..}.
  *
  * <pre class="code">
  * java -cp ... io.khamsin.benchmark.load.HandshakeFlood HOST PORT RATE SILENT SECONDS
  * </pre>
  */
 public final class HandshakeFlood implements AutoCloseable {
+
+	/** The line printed once the flood has begun. */
+	public static final String STARTED = "started";
 
 	private final EventLoopGroup group;
 
@@ -210,6 +213,8 @@ public final class HandshakeFlood implements AutoCloseable {
 		InetSocketAddress address = new InetSocketAddress(args[0], Integer.parseInt(args[1]));
 		try (HandshakeFlood flood = new HandshakeFlood(address)) {
 			flood.start(Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+			System.out.println(STARTED);
+			System.out.flush();
 			Thread.sleep(TimeUnit.SECONDS.toMillis(Long.parseLong(args[4])));
 			flood.running = false;
 			System.out.println(flood.counts());

@@ -29,7 +29,8 @@ import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
  * too, {@code burst} at a time, and after each burst one {@code GET /plaintext} whose answer it reads, and so on
  * for {@code seconds}. BoringSSL ends a connection after 32 KeyUpdates in a row without application data between
  * them, so a burst of 32 or less is the most a client can send there and stay connected; a larger burst measures
- * that limit. Prints one line when done: {@code key_updates=.. requests=.. connections_closed=.. first_error=..}.
+ * that limit. Prints {@value HandshakeFlood#STARTED} once its clients run, and one line when done:
+ * {@code key_updates=.. requests=.. connections_closed=.. first_error=..}.
  *
  * <pre class="code">
  * java -cp ... io.khamsin.benchmark.load.KeyUpdateFlood HOST PORT CONNECTIONS BURST SECONDS
@@ -160,6 +161,8 @@ public final class KeyUpdateFlood {
 			thread.start();
 			threads.add(thread);
 		}
+		System.out.println(HandshakeFlood.STARTED);
+		System.out.flush();
 		for (Thread thread : threads) {
 			thread.join();
 		}

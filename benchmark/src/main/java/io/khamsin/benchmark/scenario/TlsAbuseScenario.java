@@ -117,6 +117,7 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 			Process flood = attacker(context, floodLog, HandshakeFlood.class, address, ABANDONED, SILENT,
 					FLOOD_SECONDS);
 			attackers.add(flood);
+			awaitStart(floodLog);
 			sleep(3000);
 			double floodCpu = percentOfCore(server, () -> results[1] = openLoop(context, address, request));
 			LoadResult flooded = results[1];
@@ -134,6 +135,7 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 			Process keyUpdates = attacker(context, keyUpdateLog, KeyUpdateFlood.class, address,
 					KEY_UPDATE_CONNECTIONS, KEY_UPDATE_BURST, 15);
 			attackers.add(keyUpdates);
+			awaitStart(keyUpdateLog);
 			sleep(3000);
 			double keyUpdateCpu = percentOfCore(server, () -> results[2] = openLoop(context, address, request));
 			LoadResult updated = results[2];
@@ -218,6 +220,20 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 		}
 		while (fds > before && System.nanoTime() < deadline);
 		return fds;
+	}
+
+	/**
+	 * Waits up to 60 s for an attacker to say it has begun: a JVM at nice 19 on a busy core took longer than a
+	 * measured window to start, which was then measured without its attack.
+	 */
+	private static void awaitStart(Path log) throws IOException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		while (!Files.readAllLines(log).contains(HandshakeFlood.STARTED)) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("the attacker did not start within 60 s; see " + log);
+			}
+			sleep(100);
+		}
 	}
 
 	/** Waits up to 30 s for the server's sockets to come back to {@code before}; returns the last count. */
