@@ -132,7 +132,8 @@ public final class KhamsinServer {
 		}
 		// Built now, not at start: a certificate that cannot serve fails where the server is made.
 		TlsHandlers tls = (config.tls() != null)
-				? new TlsHandlers(TlsContexts.build(offered(config.tls(), config.http2())), metrics.tls()) : null;
+				? new TlsHandlers(TlsContexts.build(offered(config.tls(), config.http2())), metrics.tls(), metrics.guards())
+				: null;
 		QuicTlsContexts quic = (tls != null && config.http3().enabled()) ? QuicTlsContexts.of(tls.contexts(),
 				List.of(Http3Initializer.PROTOCOL), config.http3().earlyData()) : null;
 		return new KhamsinServer(config, handler, metrics, tls, quic);

@@ -114,6 +114,8 @@ public class KhamsinEndpoint {
 		settings.put(Guard.REQUEST_TIMEOUT.tag(), (config.requestTimeout() != null) ? config.requestTimeout() : "none");
 		settings.put(Guard.OVERLOAD.tag(), (config.overload().enabled()) ? config.overload().maxQueueDelay() : "none");
 		settings.put(Guard.IDLE_TIMEOUT.tag(), config.idleTimeout());
+		settings.put(Guard.TLS_HANDSHAKE_TIMEOUT.tag(),
+				(config.tls() != null) ? config.tls().handshakeTimeout() : "no TLS");
 		return settings;
 	}
 

@@ -36,9 +36,9 @@ abstract class FreshProcessScenario implements Scenario {
 
 	@Override
 	public final Measurement measureFresh(RunContext context, TargetSpec target, int round) {
-		try (TargetProcess process = context.launch(target, extraJvmFlags())) {
+		try (TargetProcess process = context.launch(target, wire(), extraJvmFlags())) {
 			double startMillis = process.awaitFirstAnswer(120);
-			IntegrityCheck.Result check = new IntegrityCheck().check(process.address(), Route.PLAINTEXT);
+			IntegrityCheck.Result check = new IntegrityCheck().check(process.address(), Route.PLAINTEXT, wire());
 			if (!check.passed()) {
 				throw new IllegalStateException(check.reason());
 			}

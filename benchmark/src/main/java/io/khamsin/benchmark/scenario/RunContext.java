@@ -78,12 +78,13 @@ public record RunContext(Settings settings, LoadGenerator generator, Wrk wrk, Pr
 	}
 
 	/**
-	 * Hands out ports from 18100 up, one per launch, so that no launch meets a socket of the previous one, skipping a
-	 * port something else holds on TCP or UDP (a run once lost a target to a port taken by another program).
+	 * Hands out ports from 18100 up (from {@code KHAMSIN_BENCH_FIRST_PORT} when set, so that two runs on one machine
+	 * keep apart), one per launch, so that no launch meets a socket of the previous one, skipping a port something
+	 * else holds on TCP or UDP (a run once lost a target to a port taken by another program).
 	 */
 	public static final class Ports {
 
-		private int next = 18100;
+		private int next = Integer.parseInt(System.getenv().getOrDefault("KHAMSIN_BENCH_FIRST_PORT", "18100"));
 
 		public synchronized int next() {
 			while (!free(this.next)) {

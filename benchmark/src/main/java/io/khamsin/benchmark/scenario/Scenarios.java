@@ -37,6 +37,7 @@ public final class Scenarios {
 		add(new MemoryAtRestScenario());
 		add(new SlowAttackersScenario());
 		add(new SpikeScenario());
+		add(new TlsAbuseScenario());
 	}
 
 	private Scenarios() {

@@ -47,6 +47,12 @@ public enum Guard {
 	/** A keep-alive connection idle for too long: closed. */
 	IDLE_TIMEOUT("idle-timeout", 0),
 
+	/**
+	 * A TLS connection whose handshake did not complete within {@code khamsin.tls.handshake-timeout} of its start (a
+	 * client that went silent, or one of a flood of abandoned handshakes): closed.
+	 */
+	TLS_HANDSHAKE_TIMEOUT("tls-handshake-timeout", 0),
+
 	/** A request that could not be parsed: 400. */
 	BAD_REQUEST("bad-request", 400),
 

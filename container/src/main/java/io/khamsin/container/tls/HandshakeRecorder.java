@@ -16,13 +16,15 @@ import io.netty.internal.tcnative.SSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.guard.Guard;
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.metrics.TlsFigures;
 
 /**
  * Counts a connection's handshake once: full, resumed, or failed with its reason (told to the
  * {@link HandshakeFailureLog}, which warns of those that are not the client's doing), and keeps the handshake
- * deadline. A connection that closes before it sends a byte made no handshake and is counted apart. Sits behind the
+ * deadline, whose expiry is a guard event too. A connection that closes before it sends a byte made no handshake and is counted apart. Sits behind the
  * TLS handler until the handshake succeeds, then leaves; after a failure it stays, so that the failure's exception
  * ends here (logged at debug) instead of in the HTTP handlers.
  */
@@ -31,6 +33,8 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 	private static final Logger logger = LoggerFactory.getLogger(HandshakeRecorder.class);
 
 	private final TlsFigures.Reactor figures;
+
+	private final GuardCounters guards;
 
 	private final HandshakeFailureLog failureLog;
 
@@ -44,8 +48,10 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 
 	private boolean done;
 
-	HandshakeRecorder(TlsFigures.Reactor figures, HandshakeFailureLog failureLog, long connectedAtMillis) {
+	HandshakeRecorder(TlsFigures.Reactor figures, GuardCounters guards, HandshakeFailureLog failureLog,
+			long connectedAtMillis) {
 		this.figures = figures;
+		this.guards = guards;
 		this.failureLog = failureLog;
 		this.connectedAtMillis = connectedAtMillis;
 	}
@@ -153,6 +159,7 @@ final class HandshakeRecorder extends ChannelInboundHandlerAdapter {
 	void timedOut(Channel channel) {
 		if (!this.done) {
 			failed(channel, HandshakeFailure.TIMEOUT, "no handshake within the handshake timeout");
+			this.guards.increment(Guard.TLS_HANDSHAKE_TIMEOUT);
 			channel.close();
 		}
 	}

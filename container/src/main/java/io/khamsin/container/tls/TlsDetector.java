@@ -14,6 +14,7 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.metrics.TlsFigures;
 
@@ -33,22 +34,27 @@ final class TlsDetector extends ChannelInboundHandlerAdapter {
 
 	private final TlsFigures.Reactor figures;
 
+	private final GuardCounters guards;
+
 	private final HandshakeFailureLog failureLog;
 
 	private final long timeoutMillis;
 
 	private HandshakeRecorder recorder;
 
-	TlsDetector(TlsContexts contexts, TlsFigures.Reactor figures, HandshakeFailureLog failureLog, long timeoutMillis) {
+	TlsDetector(TlsContexts contexts, TlsFigures.Reactor figures, GuardCounters guards, HandshakeFailureLog failureLog,
+			long timeoutMillis) {
 		this.contexts = contexts;
 		this.figures = figures;
+		this.guards = guards;
 		this.failureLog = failureLog;
 		this.timeoutMillis = timeoutMillis;
 	}
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
-		this.recorder = new HandshakeRecorder(this.figures, this.failureLog, System.currentTimeMillis());
+		this.recorder = new HandshakeRecorder(this.figures, this.guards, this.failureLog,
+				System.currentTimeMillis());
 		ScheduledFuture<?> deadline = ctx.executor().schedule(() -> this.recorder.timedOut(ctx.channel()),
 				this.timeoutMillis, TimeUnit.MILLISECONDS);
 		this.recorder.deadline(deadline);

@@ -3,6 +3,7 @@ package io.khamsin.container.tls;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.TlsFigures;
 
 /**
@@ -17,7 +18,8 @@ import io.khamsin.container.metrics.TlsFigures;
  * of the host name the client asks for ({@link TlsContexts#select}) and becomes Netty's {@code SslHandler}
  * ({@link #TLS}); a recorder behind it counts the handshake, full or resumed, or its failure. Anything else is
  * refused at once: plain HTTP gets a 400 that says to use https, other bytes a closed connection. One deadline,
- * the handshake timeout, runs from the connection's start to the end of its handshake. The
+ * the handshake timeout, runs from the connection's start to the end of its handshake; a connection closed at it is
+ * counted as the guard event {@code tls-handshake-timeout} as well as a failed handshake. The
  * {@code SslHandshakeCompletionEvent} travels on down the pipeline, so an ALPN stage can follow.
  */
 public final class TlsHandlers {
@@ -41,22 +43,38 @@ public final class TlsHandlers {
 
 	private final TlsFigures figures;
 
+	private final GuardCounters guards;
+
 	private final HandshakeFailureLog failureLog;
+
+	/**
+	 * Create the handlers' factory of a TLS listener whose guard events are counted apart from any server's.
+	 * @param contexts the contexts to serve
+	 * @param figures where handshakes are counted
+	 */
+	public TlsHandlers(TlsContexts contexts, TlsFigures figures) {
+		this(contexts, figures, new GuardCounters());
+	}
 
 	/**
 	 * Create the handlers' factory of a TLS listener.
 	 * @param contexts the contexts to serve
 	 * @param figures where handshakes are counted
+	 * @param guards where handshakes closed at the handshake timeout are counted
 	 */
-	public TlsHandlers(TlsContexts contexts, TlsFigures figures) {
+	public TlsHandlers(TlsContexts contexts, TlsFigures figures, GuardCounters guards) {
 		if (contexts == null) {
 			throw new IllegalArgumentException("contexts must not be null");
 		}
 		if (figures == null) {
 			throw new IllegalArgumentException("figures must not be null");
 		}
+		if (guards == null) {
+			throw new IllegalArgumentException("guards must not be null");
+		}
 		this.contexts = contexts;
 		this.figures = figures;
+		this.guards = guards;
 		this.failureLog = new HandshakeFailureLog(contexts::identityName);
 	}
 
@@ -67,7 +85,7 @@ public final class TlsHandlers {
 	 * @return the handler, for this connection only
 	 */
 	public ChannelHandler newHandler(Channel channel) {
-		return new TlsDetector(this.contexts, this.figures.reactor(channel.eventLoop()), this.failureLog,
+		return new TlsDetector(this.contexts, this.figures.reactor(channel.eventLoop()), this.guards, this.failureLog,
 				this.contexts.config().handshakeTimeout().toMillis());
 	}
 
@@ -79,6 +97,11 @@ public final class TlsHandlers {
 	/** @return the handshake figures */
 	public TlsFigures figures() {
 		return this.figures;
+	}
+
+	/** @return where handshakes closed at the handshake timeout are counted */
+	public GuardCounters guards() {
+		return this.guards;
 	}
 
 }

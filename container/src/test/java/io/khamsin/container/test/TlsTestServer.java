@@ -29,6 +29,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslHandler;
 import org.springframework.http.server.reactive.SslInfo;
 
+import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.TlsFigures;
 import io.khamsin.container.tls.TlsConfig;
 import io.khamsin.container.tls.TlsContexts;
@@ -94,6 +95,11 @@ public final class TlsTestServer implements AutoCloseable {
 	/** @return the contexts served */
 	public TlsContexts contexts() {
 		return this.handlers.contexts();
+	}
+
+	/** @return the guard events, such as handshakes closed at the handshake timeout */
+	public GuardCounters guards() {
+		return this.handlers.guards();
 	}
 
 	/** @return the handshake figures */

@@ -1,5 +1,6 @@
 package io.khamsin.container.tls;
 
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.khamsin.container.KhamsinServer;
 import io.khamsin.container.KhamsinServerConfig;
+import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.test.CommandLine;
 import io.khamsin.container.test.TestCertificates;
@@ -216,6 +218,18 @@ class KhamsinServerOverTlsTests {
 		assertThat(response.body()).contains("https://localhost:" + this.server.port());
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
 				this.server.metrics().tls().totals().failed(HandshakeFailure.CLEARTEXT)).isEqualTo(1));
+	}
+
+	@Test
+	void aConnectionClosedAtTheHandshakeTimeoutIsAGuardEventOfTheServer() throws Exception {
+		start(TlsConfig.builder(localhost.material("localhost")).handshakeTimeout(Duration.ofMillis(500)).build());
+		try (Socket silent = new Socket("127.0.0.1", this.server.port())) {
+			silent.setSoTimeout(10_000);
+			assertThat(silent.getInputStream().read()).isEqualTo(-1);
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.server.guards().count(Guard.TLS_HANDSHAKE_TIMEOUT)).isEqualTo(1));
+		assertThat(this.server.metrics().tls().totals().failed(HandshakeFailure.TIMEOUT)).isEqualTo(1);
 	}
 
 	@Test

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.HandshakeCounts;
 import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.test.CommandLine;
@@ -249,6 +250,7 @@ class TlsHandshakeTests {
 			}
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(server.figures().totals().failed(HandshakeFailure.TIMEOUT)).isEqualTo(2));
+			assertThat(server.guards().count(Guard.TLS_HANDSHAKE_TIMEOUT)).isEqualTo(2);
 		}
 	}
 
