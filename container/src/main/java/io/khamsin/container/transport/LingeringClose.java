@@ -1,5 +1,6 @@
 package io.khamsin.container.transport;
 
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.Unpooled;
@@ -42,23 +43,24 @@ public final class LingeringClose extends ChannelInboundHandlerAdapter {
 			return;
 		}
 		// First in the pipeline: what the client still sends is read and dropped before TLS or a codec sees it.
-		channel.pipeline().addFirst(NAME, new LingeringClose());
+		ChannelHandlerContext first = channel.pipeline().addFirst(NAME, new LingeringClose()).context(NAME);
 		channel.config().setOption(ChannelOption.AUTO_READ, true);
-		channel.eventLoop().schedule(() -> {
+		ScheduledFuture<?> timeout = channel.eventLoop().schedule(() -> {
 			channel.close();
 		}, LINGER_MILLIS, TimeUnit.MILLISECONDS);
+		channel.closeFuture().addListener((closed) -> timeout.cancel(false));
 		SslHandler tls = channel.pipeline().get(SslHandler.class);
 		if (tls != null && !tls.engine().isOutboundDone()) {
-			tls.closeOutbound().addListener((sent) -> shutdownOutput(duplex));
+			tls.closeOutbound().addListener((sent) -> shutdownOutput(duplex, first));
 		}
 		else {
-			shutdownOutput(duplex);
+			shutdownOutput(duplex, first);
 		}
 	}
 
-	private static void shutdownOutput(DuplexChannel channel) {
+	private static void shutdownOutput(DuplexChannel channel, ChannelHandlerContext first) {
 		// The empty write completes once every earlier write is out; a half-close before that would fail them.
-		channel.pipeline().context(NAME).writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((written) -> {
+		first.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((written) -> {
 			if (written.isSuccess()) {
 				channel.shutdownOutput().addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
 			}

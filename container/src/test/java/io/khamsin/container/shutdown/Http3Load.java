@@ -135,6 +135,8 @@ final class Http3Load implements Load {
 
 		private boolean refused;
 
+		private QuicConnectionCloseEvent close;
+
 		private boolean ended;
 
 		Connection(Channel socket) {
@@ -224,6 +226,7 @@ final class Http3Load implements Load {
 		public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
 			if (event instanceof QuicConnectionCloseEvent close) {
 				this.closedByPeer = true;
+				this.close = close;
 				this.refused = !close.isApplicationClose()
 						&& close.error() == QuicTransportError.CONNECTION_REFUSED.code();
 				if (this.open == 0) {
@@ -338,7 +341,8 @@ final class Http3Load implements Load {
 			else {
 				end(() -> Http3Load.this.tally.failed(this.id, how + " without its whole response on stream " + stream
 						+ ((goAway >= 0) ? " (GOAWAY " + goAway + ")" : " (no GOAWAY)") + ", status " + this.status
-						+ ", " + this.body.size() + " body bytes" + ((this.error != null) ? ", " + this.error : "")));
+						+ ", " + this.body.size() + " body bytes" + ((this.error != null) ? ", " + this.error : "")
+						+ ((this.connection.close != null) ? ", " + this.connection.close : ", no CONNECTION_CLOSE")));
 			}
 		}
 
