@@ -28,6 +28,7 @@ import io.netty.handler.codec.quic.QuicConnectionCloseEvent;
 import io.netty.handler.codec.quic.QuicException;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicStreamResetException;
 import io.netty.handler.codec.quic.QuicTransportError;
 import io.netty.util.ReferenceCountUtil;
 
@@ -46,6 +47,9 @@ final class Http3Load implements Load {
 	 * hears nothing back (its UDP socket is closed, and QUIC over an unconnected socket does not hear ICMP).
 	 */
 	private static final long IDLE_TIMEOUT_MILLIS = 2_000;
+
+	/** The request was rejected before any processing (RFC 9114, section 8.1). */
+	private static final long H3_REQUEST_REJECTED = 0x10b;
 
 	private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
 
@@ -333,6 +337,11 @@ final class Http3Load implements Load {
 			long goAway = this.connection.goAwayStreamId;
 			if (goAway >= 0 && stream >= goAway) {
 				end(() -> Http3Load.this.tally.refused(this.id, Outcome.ABOVE_GOAWAY));
+			}
+			else if (this.error instanceof QuicStreamResetException reset
+					&& reset.applicationProtocolCode() == H3_REQUEST_REJECTED) {
+				// Rejected before any processing (RFC 9114, section 8.1): a stream above a GOAWAY still on its way.
+				end(() -> Http3Load.this.tally.refused(this.id, Outcome.REFUSED_STREAM));
 			}
 			else if (this.connection.refused) {
 				// The server refused the connection (CONNECTION_REFUSED) after the client took its handshake for done.
