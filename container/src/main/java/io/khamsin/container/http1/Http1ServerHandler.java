@@ -1,6 +1,7 @@
 package io.khamsin.container.http1;
 
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -19,6 +20,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +39,7 @@ import io.khamsin.container.fixed.FixedResponseTable;
 import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.transport.ConnectionSecurity;
+import io.khamsin.container.transport.LingeringClose;
 
 /**
  * The HTTP/1.1 state machine of one connection (RFC 9112): one request at a time, pipelined requests queued
@@ -55,6 +58,12 @@ final class Http1ServerHandler extends ConnectionHandler
 		implements ExchangeChannel, Http1ServerCodec.Listener, ConnectionTimer.Expiry, PipelinedRequests.Receiver {
 
 	private static final Logger logger = LoggerFactory.getLogger(Http1ServerHandler.class);
+
+	/**
+	 * How long after it became idle a connection is still taken to be sending its next request when a graceful
+	 * shutdown begins (see {@link #closeIdleWhenDrained()}).
+	 */
+	static final long DRAIN_IDLE_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
 	private final ServerContext context;
 
@@ -104,6 +113,9 @@ final class Http1ServerHandler extends ConnectionHandler
 
 	private boolean flushPending;
 
+	/** When the connection last became idle: its start, or the end of its last exchange. */
+	private long idleSince;
+
 	Http1ServerHandler(ServerContext context, ConnectionTimer.Limits timeouts, ExchangeDispatcher dispatcher,
 			Http1FixedResponses fixedResponses, ConnectionSecurity security, Channel channel) {
 		super(security);
@@ -128,6 +140,7 @@ final class Http1ServerHandler extends ConnectionHandler
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.ctx = ctx;
 		this.encoderCtx = ctx.pipeline().context(this.codec);
+		this.idleSince = System.nanoTime();
 	}
 
 	@Override
@@ -374,12 +387,37 @@ final class Http1ServerHandler extends ConnectionHandler
 		if (event instanceof DrainEvent) {
 			this.draining = true;
 			this.closing = true;
-			if (this.exchange == null && !this.receivingHead && !this.body.draining()) {
-				ctx.close();
+			if (isIdle()) {
+				closeIdleWhenDrained();
 			}
 			return;
 		}
 		ctx.fireUserEventTriggered(event);
+	}
+
+	private boolean isIdle() {
+		return this.exchange == null && !this.receivingHead && !this.body.draining();
+	}
+
+	/**
+	 * Close an idle connection for a graceful shutdown. An HTTP/1.1 server has no way to tell a client to stop but to
+	 * close, and a client answered a moment ago, or connected a moment ago, is most likely writing its next request
+	 * now: closed under it, that request is lost without a word. Such a connection is given until
+	 * {@link #DRAIN_IDLE_GRACE_NANOS} after it became idle, and a request that comes meanwhile is answered with
+	 * {@code Connection: close}; one idle for longer closes at once. Either way it closes in stages, so that a request
+	 * already on its way does not turn the close into a reset.
+	 */
+	private void closeIdleWhenDrained() {
+		long left = this.idleSince + DRAIN_IDLE_GRACE_NANOS - System.nanoTime();
+		if (left > 0) {
+			this.ctx.executor().schedule(() -> {
+				if (!this.closed && isIdle()) {
+					LingeringClose.close(this.ctx.channel());
+				}
+			}, left, TimeUnit.NANOSECONDS);
+			return;
+		}
+		LingeringClose.close(this.ctx.channel());
 	}
 
 	@Override
@@ -514,7 +552,7 @@ final class Http1ServerHandler extends ConnectionHandler
 				afterExchange();
 			}
 			else {
-				lastWrite.addListener(ChannelFutureListener.CLOSE);
+				lastWrite.addListener(this::closeAfterResponse);
 			}
 			if (exchange != null) {
 				exchange.discardBody();
@@ -540,9 +578,10 @@ final class Http1ServerHandler extends ConnectionHandler
 		if (this.closing) {
 			// Close once the responses already written are out: a close now would drop the ones not yet flushed.
 			this.flushPending = false;
-			this.encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+			this.encoderCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(this::closeAfterResponse);
 			return;
 		}
+		this.idleSince = System.nanoTime();
 		if (this.receivingHead) {
 			this.timer.timeHead();
 		}
@@ -550,6 +589,20 @@ final class Http1ServerHandler extends ConnectionHandler
 			this.timer.timeIdle();
 		}
 		this.pipelined.processPending();
+	}
+
+	/**
+	 * The response that said {@code Connection: close} is written. While the server drains, the client may not have
+	 * read it yet and may already have sent its next request (it had no reason to stop before): the connection closes
+	 * in stages, so that no reset destroys the response.
+	 */
+	private void closeAfterResponse(Future<? super Void> written) {
+		if (this.draining && written.isSuccess()) {
+			LingeringClose.close(this.ctx.channel());
+		}
+		else {
+			this.ctx.close();
+		}
 	}
 
 	@Override

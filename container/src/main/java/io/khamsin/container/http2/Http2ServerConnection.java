@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
@@ -26,6 +27,7 @@ import io.khamsin.container.guard.GuardCounters;
 import io.khamsin.container.metrics.Protocol;
 import io.khamsin.container.metrics.ReactorMetrics;
 import io.khamsin.container.transport.ConnectionSecurity;
+import io.khamsin.container.transport.LingeringClose;
 
 /**
  * What an HTTP/2 connection is to khamsin, as the last handler of its pipeline: the {@link ConnectionInfo} its
@@ -179,8 +181,25 @@ final class Http2ServerConnection extends ConnectionHandler implements Runnable 
 				connection.remote().lastStreamCreated(), connection.numActiveStreams());
 		this.ctx.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR));
 		if (connection.numActiveStreams() == 0) {
-			this.ctx.close();
+			closeDrained();
 		}
+	}
+
+	/**
+	 * Close a drained connection once what it wrote is out, in stages: the client may have sent streams the GOAWAY
+	 * refused, and a close with their bytes unread would reset the connection and could destroy the GOAWAY that tells
+	 * the client they were not processed (RFC 9113, section 6.8).
+	 */
+	private void closeDrained() {
+		Channel channel = this.ctx.channel();
+		this.ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((written) -> {
+			if (written.isSuccess()) {
+				LingeringClose.close(channel);
+			}
+			else {
+				channel.close();
+			}
+		});
 	}
 
 	private void streamClosed() {
@@ -188,7 +207,7 @@ final class Http2ServerConnection extends ConnectionHandler implements Runnable 
 			this.idleSince = System.nanoTime();
 			if (this.draining) {
 				// The last stream the GOAWAY let finish is done.
-				this.ctx.close();
+				closeDrained();
 			}
 		}
 	}

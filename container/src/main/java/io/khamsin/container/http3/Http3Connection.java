@@ -1,6 +1,7 @@
 package io.khamsin.container.http3;
 
 import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -41,6 +42,14 @@ final class Http3Connection extends ConnectionHandler {
 	/** The application error code of a clean close (RFC 9114, section 8.1: H3_NO_ERROR). */
 	static final int H3_NO_ERROR = 0x100;
 
+	/**
+	 * How long a drained connection stays open after its last stream: a QUIC close discards what the connection has
+	 * not sent yet, the GOAWAY and the end of the last response among it, and without the GOAWAY the client cannot
+	 * tell which of its streams were processed. A quarter of a second covers several round trips and a lost packet
+	 * on a nearby network; streams the client opens meanwhile are refused as the GOAWAY says.
+	 */
+	static final long DRAIN_CLOSE_DELAY_MILLIS = 250;
+
 	/** The peer is generating excessive load (RFC 9114, section 8.1: H3_EXCESSIVE_LOAD). */
 	static final int H3_EXCESSIVE_LOAD = 0x107;
 
@@ -71,6 +80,8 @@ final class Http3Connection extends ConnectionHandler {
 	private boolean draining;
 
 	private boolean closed;
+
+	private boolean closeScheduled;
 
 	Http3Connection(ConnectionSecurity security, ReactorMetrics reactor, TlsFigures.Reactor handshakes,
 			GuardCounters guards, Http3Config config) {
@@ -193,7 +204,7 @@ final class Http3Connection extends ConnectionHandler {
 		this.openStreams--;
 		this.quic.streamClosed();
 		if (this.draining && this.openStreams == 0) {
-			close();
+			closeDrained();
 		}
 	}
 
@@ -221,7 +232,14 @@ final class Http3Connection extends ConnectionHandler {
 			control.writeAndFlush(new DefaultHttp3GoAwayFrame(this.nextStreamId));
 		}
 		if (this.openStreams == 0) {
-			close();
+			closeDrained();
+		}
+	}
+
+	private void closeDrained() {
+		if (!this.closeScheduled) {
+			this.closeScheduled = true;
+			this.channel.eventLoop().schedule(this::close, DRAIN_CLOSE_DELAY_MILLIS, TimeUnit.MILLISECONDS);
 		}
 	}
 

@@ -4,11 +4,13 @@ import java.util.List;
 
 import javax.net.ssl.SSLEngine;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http3.DefaultHttp3SettingsFrame;
 import io.netty.handler.codec.http3.Http3ServerConnectionHandler;
 import io.netty.handler.codec.http3.Http3SettingsFrame;
 import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicTransportError;
 import org.springframework.http.server.reactive.SslInfo;
 
 import io.khamsin.container.egress.TlsSealing;
@@ -114,6 +116,17 @@ public final class Http3Initializer implements ProtocolInitializer {
 			@Override
 			public void select(Channel channel) {
 				initialize(channel, QUIC);
+			}
+
+			/**
+			 * A QUIC connection is refused with {@code CONNECTION_REFUSED} (RFC 9000, section 20.1): closed without a
+			 * word, a connection whose handshake the client already took for done would leave the requests it opened
+			 * on it in doubt (without a GOAWAY every stream may have been processed, RFC 9114, section 5.2).
+			 */
+			@Override
+			public void refuse(Channel channel) {
+				((QuicChannel) channel).close(false, (int) QuicTransportError.CONNECTION_REFUSED.code(),
+						Unpooled.EMPTY_BUFFER);
 			}
 
 		};

@@ -4,7 +4,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.ServerChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,8 +59,7 @@ public final class ConnectionInitializer extends ChannelInitializer<Channel> imp
 			this.context.guards().increment(Guard.MAX_CONNECTIONS);
 			logger.debug("Refusing {}: khamsin.max-connections ({}) reached or shutting down", channel,
 					this.context.connections().maxConnections());
-			channel.config().setOption(ChannelOption.SO_LINGER, 0);
-			channel.close();
+			this.protocols.refuse(channel);
 			return;
 		}
 		reactor.connectionAccepted();

@@ -3,6 +3,7 @@ package io.khamsin.container.transport;
 import java.util.List;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 
 /**
  * How a new connection of a listener comes to speak a protocol: the place where the transport's extensions join,
@@ -32,6 +33,17 @@ public interface ProtocolSelector {
 	 * @param channel the connection, on its event loop
 	 */
 	void select(Channel channel);
+
+	/**
+	 * Refuse a new connection (the server is at {@code khamsin.max-connections}, or draining for a graceful shutdown)
+	 * in the way that tells its client nothing sent on it was processed, so that the client can send it elsewhere: a
+	 * TCP connection is reset, at once.
+	 * @param channel the connection, on its event loop
+	 */
+	default void refuse(Channel channel) {
+		channel.config().setOption(ChannelOption.SO_LINGER, 0);
+		channel.close();
+	}
 
 	/**
 	 * The selector of a plain listener that speaks one protocol.
