@@ -12,6 +12,7 @@ import org.HdrHistogram.Histogram;
 import io.khamsin.benchmark.load.LoadResult;
 import io.khamsin.benchmark.load.LoadSpec;
 import io.khamsin.benchmark.load.RequestTemplate;
+import io.khamsin.benchmark.os.ProcessTree;
 import io.khamsin.benchmark.target.IntegrityCheck;
 import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.TargetProcess;
@@ -20,17 +21,17 @@ import io.khamsin.benchmark.target.TargetProcess;
  * {@code spike}: a traffic spike of twice a target's capacity for 10 s, and how much of its capacity it still serves
  * fast. The route is the sample app's product page rendered on every request ({@value #RENDER_COST} of CPU on the
  * reactor thread, the page cache off), so that a request has a cost a refusal does not. Each round starts a fresh
- * process, warms it, measures its capacity (closed loop on two connections, which keeps the server busy without a
- * queue), then offers twice that rate, open loop, over {@value #CONNECTIONS} connections. The figure is the share of
+ * process, warms it, measures its capacity (one core divided by the server's CPU time per request at about half
+ * load, with no queue), then offers twice that rate, open loop, over {@value #CONNECTIONS} connections. The figure is the share of
  * the capacity answered 200 within 1 ms of each request's intended send time; beside it the refusals
  * ({@code 503}) and how fast they came. khamsin runs with {@code khamsin.overload.max-queue-delay} at
  * {@value #MAX_QUEUE_DELAY}; targets without admission control queue every request.
  */
 final class SpikeScenario extends FreshProcessScenario {
 
-	static final String RENDER_COST = "200us";
+	static final String RENDER_COST = "100us";
 
-	static final String MAX_QUEUE_DELAY = "500us";
+	static final String MAX_QUEUE_DELAY = "1ms";
 
 	static final int CONNECTIONS = 64;
 
@@ -79,12 +80,24 @@ final class SpikeScenario extends FreshProcessScenario {
 		RequestTemplate request = RequestTemplate.get(Route.PAGE.path(), -1);
 		step(context, process, round, "warming up for 30 s");
 		context.generator().run(LoadSpec.closedLoop(address, request, 2, Duration.ZERO, Duration.ofSeconds(30)));
-		LoadResult peak = context.generator().run(LoadSpec.closedLoop(address, request, 2, Duration.ofSeconds(1),
+		// Capacity: what the server core does at the server's CPU cost per request, measured at about half of what
+		// two connections in a closed loop get (a load with no queue, where admission control refuses nothing). A
+		// closed loop at full load would queue and so make khamsin refuse, counting its refusals' cheapness in.
+		LoadResult rough = context.generator().run(LoadSpec.closedLoop(address, request, 2, Duration.ofSeconds(1),
+				Duration.ofSeconds(3)));
+		double probeRate = Math.max(50, 0.5 * rough.completed() / (rough.windowNanos() / 1e9));
+		ProcessTree tree = new ProcessTree(process.pid());
+		boolean precise = ProcessTree.hasSchedstat();
+		long cpuBefore = precise ? tree.cpuNanos() : tree.cpuTicks();
+		LoadResult probe = context.generator().run(LoadSpec.openLoop(address, request, 16, probeRate, Duration.ZERO,
 				Duration.ofSeconds(5)));
-		double capacity = peak.completed() / (peak.windowNanos() / 1e9);
+		long cpuUsed = (precise ? tree.cpuNanos() : tree.cpuTicks()) - cpuBefore;
+		double cpuNanos = precise ? cpuUsed : cpuUsed * (1e9 / ProcessTree.TICKS_PER_SECOND);
+		long probed = probe.completed() + probe.errors();
+		double capacity = probed / (cpuNanos / 1e9);
 		double offered = 2 * capacity;
-		step(context, process, round, String.format("capacity %,.0f req/s; offering %,.0f req/s for %d s", capacity,
-				offered, SPIKE.toSeconds()));
+		step(context, process, round, String.format("%.0f us of CPU per request: capacity %,.0f req/s; offering "
+				+ "%,.0f req/s for %d s", cpuNanos / probed / 1e3, capacity, offered, SPIKE.toSeconds()));
 		LoadResult spike = context.generator().run(LoadSpec.openLoop(address, request, CONNECTIONS, offered,
 				Duration.ZERO, SPIKE).withDrainTimeout(Duration.ofSeconds(30)));
 		double seconds = spike.windowNanos() / 1e9;
@@ -95,9 +108,15 @@ final class SpikeScenario extends FreshProcessScenario {
 		double share = 100 * fast / (capacity * seconds);
 		Map<String, Object> extras = new LinkedHashMap<>();
 		extras.put("capacity_per_s", Math.round(capacity));
+		extras.put("cpu_us_per_req", Math.round(cpuNanos / probed / 100) / 10.0);
+		extras.put("probe_refused", probe.refusalTime().getTotalCount());
 		extras.put("offered_per_s", Math.round(offered));
 		extras.put("answered_200", answered.getTotalCount());
 		extras.put("answered_200_within_1ms", fast);
+		extras.put("pct_of_capacity_within_2ms",
+				RateScenario.round1(100 * answered.getCountBetweenValues(0, 2 * FAST_NANOS) / (capacity * seconds)));
+		extras.put("pct_of_capacity_within_5ms",
+				RateScenario.round1(100 * answered.getCountBetweenValues(0, 5 * FAST_NANOS) / (capacity * seconds)));
 		extras.put("p50_200_ms", millis(answered.getValueAtPercentile(50)));
 		extras.put("p99_200_ms", millis(answered.getValueAtPercentile(99)));
 		extras.put("refused_503", refused);
