@@ -25,8 +25,9 @@ import io.khamsin.container.guard.OverloadConfig;
  * that waits for the kernel, or a thread the machine's other work preempts, did not keep a request waiting on
  * khamsin's account). A request read when it exceeds the maximum is refused, which costs the reactor a few
  * microseconds instead of the handler's time, so the turn ends sooner and the next one admits again: the reactor
- * keeps serving at its capacity with a bounded wait and refuses the rest. The first request of a turn is always
- * taken, so a reactor never refuses everything. The turn's end is a task queued at its first request, which the
+ * keeps serving at its capacity with a bounded wait and refuses the rest. The first two requests of a turn are always
+ * taken, so a reactor never refuses everything, and the time is counted from the second, so that one costly request
+ * (a cold server's first, before the JIT compiled its path) does not make the next one refused. The turn's end is a task queued at its first request, which the
  * reactor runs once it is done with what the kernel gave it.
  * <p>
  * What it cannot see: requests waiting in the clients or in a proxy in front (a connection that sends its next
@@ -106,15 +107,22 @@ final class Admission {
 
 		private long start;
 
-		private boolean open;
+		/** Requests read in this turn so far; 0: no turn is open. */
+		private int requests;
 
-		/** @return the reactor's thread's CPU time in this turn so far */
+		/**
+		 * @return the reactor's thread's CPU time in this turn since its second request: the first request's own work
+		 * is not counted, so that one costly request (a cold server's first) does not make the next one refused
+		 */
 		long elapsed(EventLoop loop) {
-			long now = CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
-			if (!this.open) {
-				this.open = true;
-				this.start = now;
+			int requests = this.requests++;
+			if (requests == 0) {
 				loop.execute(this);
+				return 0;
+			}
+			long now = CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+			if (requests == 1) {
+				this.start = now;
 				return 0;
 			}
 			return now - this.start;
@@ -122,7 +130,7 @@ final class Admission {
 
 		@Override
 		public void run() {
-			this.open = false;
+			this.requests = 0;
 		}
 
 	}
