@@ -21,8 +21,8 @@ import io.khamsin.benchmark.target.TargetProcess;
  * {@code spike}: a traffic spike of twice a target's capacity for 10 s, and how much of its capacity it still serves
  * fast. The route is the sample app's product page rendered on every request ({@value #RENDER_COST} of CPU on the
  * reactor thread, the page cache off), so that a request has a cost a refusal does not. Each round starts a fresh
- * process, warms it, measures its capacity (one core divided by the server's CPU time per request with two
- * connections in a closed loop: busy, with no queue), then offers twice that rate, open loop, over {@value #CONNECTIONS} connections. The figure is the share of
+ * process, warms it, measures its capacity (one core divided by the server's CPU time per answered request at
+ * about half load, with no queue; a conservative figure, since a busier server spends less per request), then offers twice that rate, open loop, over {@value #CONNECTIONS} connections. The figure is the share of
  * the capacity answered 200 within 1 ms of each request's intended send time; beside it the refusals
  * ({@code 503}) and how fast they came. khamsin runs with {@code khamsin.overload.max-queue-delay} at
  * {@value #MAX_QUEUE_DELAY}; targets without admission control queue every request.
@@ -80,18 +80,22 @@ final class SpikeScenario extends FreshProcessScenario {
 		RequestTemplate request = RequestTemplate.get(Route.PAGE.path(), -1);
 		step(context, process, round, "warming up for 30 s");
 		context.generator().run(LoadSpec.closedLoop(address, request, 2, Duration.ZERO, Duration.ofSeconds(30)));
-		// Capacity: what the server core does at the server's CPU cost per request, measured with two connections in a
-		// closed loop, which keep the server busy with no queue (admission control takes the first two requests of a
-		// turn). A closed loop on more connections queues, and would make khamsin refuse, counting its refusals in.
+		// Capacity: what the server core does at the server's CPU cost per answered request, measured at about half
+		// of what two connections get in a closed loop: a load with no queue, where admission control refuses
+		// nothing (a closed loop keeps a request waiting on every connection, and on io_uring a reactor's pass then
+		// takes them all, so khamsin refuses some, and their cheapness would count in).
+		LoadResult rough = context.generator().run(LoadSpec.closedLoop(address, request, 2, Duration.ofSeconds(1),
+				Duration.ofSeconds(3)));
+		double probeRate = Math.max(50, 0.5 * rough.completed() / (rough.windowNanos() / 1e9));
 		ProcessTree tree = new ProcessTree(process.pid());
 		boolean precise = ProcessTree.hasSchedstat();
-		context.generator().run(LoadSpec.closedLoop(address, request, 2, Duration.ZERO, Duration.ofSeconds(2)));
 		long cpuBefore = precise ? tree.cpuNanos() : tree.cpuTicks();
-		LoadResult probe = context.generator().run(LoadSpec.closedLoop(address, request, 2, Duration.ZERO,
+		LoadResult probe = context.generator().run(LoadSpec.openLoop(address, request, 16, probeRate, Duration.ZERO,
 				Duration.ofSeconds(5)));
 		long cpuUsed = (precise ? tree.cpuNanos() : tree.cpuTicks()) - cpuBefore;
 		double cpuNanos = precise ? cpuUsed : cpuUsed * (1e9 / ProcessTree.TICKS_PER_SECOND);
-		long probed = probe.completed() + probe.errors();
+		// Every CPU nanosecond is charged to the answered requests, refusals' included: a conservative capacity.
+		long probed = Math.max(1, probe.completed());
 		double capacity = probed / (cpuNanos / 1e9);
 		double offered = 2 * capacity;
 		step(context, process, round, String.format("%.0f us of CPU per request: capacity %,.0f req/s; offering "
