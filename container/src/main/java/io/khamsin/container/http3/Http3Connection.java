@@ -12,6 +12,7 @@ import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicConnectionStats;
 import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicTransportError;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.Future;
 import org.slf4j.Logger;
@@ -227,10 +228,15 @@ final class Http3Connection extends ConnectionHandler {
 		}
 		this.draining = true;
 		QuicStreamChannel control = Http3.getLocalControlStream(this.channel);
-		if (control != null) {
-			// Streams up to the next one the client may open are served; later ones are not (section 5.2).
-			control.writeAndFlush(new DefaultHttp3GoAwayFrame(this.nextStreamId));
+		if (control == null) {
+			// Still in its handshake: no GOAWAY can be sent, and a close with H3_NO_ERROR would leave the requests the
+			// client opens meanwhile in doubt, so the connection is refused as the listener refuses new ones.
+			logger.debug("Refusing HTTP/3 connection {}: shutting down before its handshake ended", this.channel);
+			this.channel.close(false, (int) QuicTransportError.CONNECTION_REFUSED.code(), Unpooled.EMPTY_BUFFER);
+			return;
 		}
+		// Streams up to the next one the client may open are served; later ones are not (section 5.2).
+		control.writeAndFlush(new DefaultHttp3GoAwayFrame(this.nextStreamId));
 		if (this.openStreams == 0) {
 			closeDrained();
 		}

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,8 +37,6 @@ class ShutdownUnderLoadTests {
 
 	private static final String REPORT = System.getProperty("khamsin.shutdown.report");
 
-	private static final boolean HTTP3 = Boolean.getBoolean("khamsin.shutdown.h3");
-
 	private static ShutdownDrill drill;
 
 	@BeforeAll
@@ -50,10 +47,6 @@ class ShutdownUnderLoadTests {
 	@ParameterizedTest
 	@EnumSource(Protocol.class)
 	void noRequestTheServerTookFailsAcrossGracefulShutdownsUnderLoad(Protocol protocol) throws Exception {
-		Assumptions.assumeTrue(protocol != Protocol.H3 || HTTP3, "HTTP/3 is left out of the build's run: a drained "
-				+ "connection can still close before its GOAWAY reaches a client that keeps opening streams, whose "
-				+ "streams then fail (benchmark/results/shutdown-2026-12-05.md); benchmark/shutdown runs it "
-				+ "(-Dkhamsin.shutdown.h3=true)");
 		List<Round> rounds = new ArrayList<>();
 		Tally total = new Tally();
 		for (int i = 0; i < ROUNDS; i++) {
