@@ -11,7 +11,6 @@ import java.util.concurrent.TimeoutException;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +45,7 @@ import io.khamsin.container.transport.ListenerMode;
 import io.khamsin.container.transport.PortInUseException;
 import io.khamsin.container.transport.ProtocolInitializer;
 import io.khamsin.container.transport.ProtocolSelector;
+import io.khamsin.container.transport.Reactors;
 import io.khamsin.container.transport.ResolvedTransport;
 import io.khamsin.container.transport.TcpListener;
 import io.khamsin.container.transport.Transport;
@@ -206,7 +206,7 @@ public final class KhamsinServer {
 	}
 
 	private EventLoopGroup newGroup(ResolvedTransport transport) {
-		return new MultiThreadIoEventLoopGroup(this.config.reactors(), new DefaultThreadFactory("khamsin-reactor", true),
+		return Reactors.create(this.config.reactors(), new DefaultThreadFactory("khamsin-reactor", true),
 				transport.ioHandlerFactory());
 	}
 

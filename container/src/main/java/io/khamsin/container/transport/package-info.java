@@ -1,6 +1,7 @@
 /**
  * The reactors, their listeners and the first steps of a connection: which I/O transport runs (io_uring, epoll or
- * NIO, {@link io.khamsin.container.transport.Transport}) and why; how a listener is bound
+ * NIO, {@link io.khamsin.container.transport.Transport}) and why; the reactors themselves
+ * ({@link io.khamsin.container.transport.Reactors}, which serve their sockets between tasks at least every millisecond); how a listener is bound
  * ({@link io.khamsin.container.transport.TcpListener}: one {@code SO_REUSEPORT} socket per reactor, or one shared
  * socket, {@link io.khamsin.container.transport.ListenerMode}; a QUIC listener joins as another
  * {@link io.khamsin.container.transport.Listener}); and what every accepted connection goes through
