@@ -175,9 +175,9 @@ public final class CachingExchangeChannel implements ExchangeChannel {
 	}
 
 	@Override
-	public ChannelFuture refuse(HttpResponseStatus status) {
+	public ChannelFuture refuse(HttpResponseStatus status, CharSequence retryAfter) {
 		abandon();
-		return this.delegate.refuse(status);
+		return this.delegate.refuse(status, retryAfter);
 	}
 
 	@Override

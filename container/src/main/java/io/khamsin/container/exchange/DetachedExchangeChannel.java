@@ -69,7 +69,7 @@ final class DetachedExchangeChannel implements ExchangeChannel {
 	}
 
 	@Override
-	public ChannelFuture refuse(HttpResponseStatus status) {
+	public ChannelFuture refuse(HttpResponseStatus status, CharSequence retryAfter) {
 		this.ticket.abandon();
 		return this.channel.newSucceededFuture();
 	}

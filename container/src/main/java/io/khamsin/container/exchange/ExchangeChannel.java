@@ -55,7 +55,17 @@ public interface ExchangeChannel extends ProtocolChannel {
 	 * @param status the status
 	 * @return the future of the response's write
 	 */
-	ChannelFuture refuse(HttpResponseStatus status);
+	default ChannelFuture refuse(HttpResponseStatus status) {
+		return refuse(status, null);
+	}
+
+	/**
+	 * Refuse the request as {@link #refuse(HttpResponseStatus)} does, telling the client when to try again.
+	 * @param status the status
+	 * @param retryAfter the {@code Retry-After} header's value, or {@code null} for none
+	 * @return the future of the response's write
+	 */
+	ChannelFuture refuse(HttpResponseStatus status, CharSequence retryAfter);
 
 	/**
 	 * The exchange is over: the whole response was written and the handler completed (or the exchange stage

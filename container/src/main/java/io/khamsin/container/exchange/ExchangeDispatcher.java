@@ -73,6 +73,9 @@ public final class ExchangeDispatcher {
 
 	private final Admission admission;
 
+	/** The {@code Retry-After} of a request refused past capacity, or {@code null} without admission control. */
+	private final String retryAfter;
+
 	private final AccessLog accessLog;
 
 	private final boolean timed;
@@ -108,6 +111,7 @@ public final class ExchangeDispatcher {
 		this.fixedResponses = FixedResponseTable.of(fixedResponses, overload.enabled() ? refusal(overload) : null,
 				context.settings().serverHeader(), context.settings().altSvc());
 		this.admission = Admission.of(overload, context.guards());
+		this.retryAfter = overload.enabled() ? overload.retryAfterSeconds() : null;
 		this.accessLog = context.accessLog();
 		this.timed = context.metrics().enabled() || this.accessLog != null;
 		this.compression = BodyCompression.of(compression);
@@ -338,7 +342,8 @@ public final class ExchangeDispatcher {
 	 */
 	private void shed(ExchangeChannel channel, HttpRequest request, long startNanos) {
 		if (HttpUtil.isTransferEncodingChunked(request) || HttpUtil.getContentLength(request, 0L) > 0) {
-			refuse(channel, request, HttpResponseStatus.SERVICE_UNAVAILABLE, startNanos);
+			HttpResponseStatus status = HttpResponseStatus.SERVICE_UNAVAILABLE;
+			refused(channel, request, status, channel.refuse(status, this.retryAfter), startNanos);
 			return;
 		}
 		answer(channel, request, this.fixedResponses.overload(), null, startNanos);

@@ -10,6 +10,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -514,14 +515,18 @@ final class Http1ServerHandler extends ConnectionHandler
 	}
 
 	@Override
-	public ChannelFuture refuse(HttpResponseStatus status) {
+	public ChannelFuture refuse(HttpResponseStatus status, CharSequence retryAfter) {
 		this.closing = true;
 		// Nothing more is read: what the decoder still makes of the bytes (or of the close, for a head cut short)
 		// would be refused a second time on the same connection.
 		this.closed = true;
 		this.timer.disarm();
 		this.pipelined.releasePending();
-		ChannelFuture write = this.ctx.writeAndFlush(ServerResponses.error(status, this.settings.serverHeader()));
+		FullHttpResponse response = ServerResponses.error(status, this.settings.serverHeader());
+		if (retryAfter != null) {
+			response.headers().set(HttpHeaderNames.RETRY_AFTER, retryAfter);
+		}
+		ChannelFuture write = this.ctx.writeAndFlush(response);
 		write.addListener(ChannelFutureListener.CLOSE);
 		return write;
 	}

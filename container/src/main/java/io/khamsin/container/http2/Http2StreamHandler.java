@@ -324,7 +324,7 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 	}
 
 	@Override
-	public ChannelFuture refuse(HttpResponseStatus status) {
+	public ChannelFuture refuse(HttpResponseStatus status, CharSequence retryAfter) {
 		cancelExchange("Request refused with " + status);
 		stopBodyTimer();
 		Http2Headers headers = new DefaultHttp2Headers(false, 4).status(status.codeAsText());
@@ -332,6 +332,9 @@ final class Http2StreamHandler extends StreamExchangeHandler implements ChannelF
 		String server = this.streams.config().serverHeader();
 		if (server != null) {
 			headers.set(HttpHeaderNames.SERVER, server);
+		}
+		if (retryAfter != null) {
+			headers.set(HttpHeaderNames.RETRY_AFTER, retryAfter);
 		}
 		ChannelPromise written = this.ctx.newPromise();
 		this.ctx.write(new DefaultHttp2HeadersFrame(headers, true), written);

@@ -412,7 +412,7 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 	}
 
 	@Override
-	public ChannelFuture refuse(HttpResponseStatus status) {
+	public ChannelFuture refuse(HttpResponseStatus status, CharSequence retryAfter) {
 		cancelExchange("Request refused with " + status);
 		stopBodyTimer();
 		Http3Headers headers = new DefaultHttp3Headers(false, 4).status(status.codeAsText());
@@ -420,6 +420,9 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 		String server = this.streams.settings().serverHeader();
 		if (server != null) {
 			headers.set(HttpHeaderNames.SERVER, server);
+		}
+		if (retryAfter != null) {
+			headers.set(HttpHeaderNames.RETRY_AFTER, retryAfter);
 		}
 		return writeWhole(headers, null, this.ctx.newPromise());
 	}

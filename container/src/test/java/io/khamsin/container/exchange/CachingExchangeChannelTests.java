@@ -193,7 +193,7 @@ class CachingExchangeChannelTests {
 		}
 
 		@Override
-		public ChannelFuture refuse(HttpResponseStatus status) {
+		public ChannelFuture refuse(HttpResponseStatus status, CharSequence retryAfter) {
 			return this.channel.newSucceededFuture();
 		}
 

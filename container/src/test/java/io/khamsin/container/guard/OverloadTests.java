@@ -103,7 +103,7 @@ class OverloadTests {
 	}
 
 	@Test
-	void aRefusedRequestWithABodyIsAnswered503AndItsConnectionClosed() throws Exception {
+	void aRefusedRequestWithABodyIsAnswered503WithRetryAfterAndItsConnectionClosed() throws Exception {
 		start(KhamsinServerConfig.builder().overload(OverloadConfig.maxQueueDelay(MAX_QUEUE_DELAY)));
 		List<RawHttpConnection> connections = open(TAKEN + 2);
 		try {
@@ -115,14 +115,17 @@ class OverloadTests {
 			this.released = true;
 			List<Integer> statuses = new ArrayList<>();
 			RawHttpConnection refused = null;
+			String retryAfter = null;
 			for (RawHttpConnection connection : posting) {
-				int status = connection.read().status();
-				statuses.add(status);
-				if (status == 503) {
+				RawHttpConnection.Response response = connection.read();
+				statuses.add(response.status());
+				if (response.status() == 503) {
 					refused = connection;
+					retryAfter = response.header("retry-after");
 				}
 			}
 			assertThat(statuses).containsExactlyInAnyOrder(200, 200, 503);
+			assertThat(retryAfter).as("the refusal says when to try again").isEqualTo("1");
 			assertThat(refused.isClosedByServer(5000)).as("its body unread, the connection ends").isTrue();
 		}
 		finally {
