@@ -21,17 +21,17 @@ import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.TargetProcess;
 
 /**
- * {@code slow-attackers}: what slow clients cost everyone else. Each round starts a fresh target, warms it 40 s, and
- * measures the p99 of real requests ({@code GET /plaintext}, open loop at {@value #RATE} requests/s over
- * {@value #CONNECTIONS} connections) unloaded; then Debian's slowhttptest opens {@value #SLOWLORIS} slowloris
- * connections (a request head that never ends, a header line every 10 s) and {@value #SLOW_READ} slow-read ones (a
- * 1 MiB file read 32 bytes every 5 s through a 512 to 1024 byte window), both on the load core at nice 19 (they
- * used a quarter of it each at the default priority, which the generator's latencies paid for), and the same real
- * requests are measured
- * while they hold on. The figure is the p99 under attack over the unloaded p99 (goal: at most 2). Then the attackers
- * go on for the rest of their minute, are stopped, and the target's open file descriptors must come back to their
- * count before the attack; the count after, and how many attackers the server had closed itself before the end,
- * are beside the figure.
+ * {@code slow-attackers}: what slow clients cost everyone else. Each round starts a fresh target, warms it 40 s and
+ * with a rehearsal attack of {@value #REHEARSAL_SECONDS} s (the same attackers, then stopped), and measures the p99 of
+ * real requests ({@code GET /plaintext}, open loop at {@value #RATE} requests/s over {@value #CONNECTIONS}
+ * connections) unloaded; then Debian's slowhttptest opens {@value #SLOWLORIS} slowloris connections (a request head
+ * that never ends, a header line every 10 s) and {@value #SLOW_READ} slow-read ones (a 1 MiB file read 32 bytes every
+ * 5 s through a 512 to 1024 byte window), both on the load core at nice 19 (they used a quarter of it each at the
+ * default priority, which the generator's latencies paid for), and the same real requests are measured while they
+ * hold on. The figure is the p99 under attack over the unloaded p99 (goal: at most 2). Then the attackers go on for
+ * the rest of their minute, are stopped, and the target's open file descriptors must come back to their count before
+ * the attack; the count after, and how many attackers the server had closed itself before the end, are beside the
+ * figure.
  */
 final class SlowAttackersScenario extends FreshProcessScenario {
 
@@ -45,6 +45,12 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 
 	/** How long slowhttptest keeps its connections, from its start. */
 	static final int ATTACK_SECONDS = 60;
+
+	/**
+	 * How long the rehearsal attack lasts: past the 10 s header-read timeout of the slowloris connections opened
+	 * first, so that their 408s and closes run too.
+	 */
+	static final int REHEARSAL_SECONDS = 16;
 
 	private static final Duration MEASURE = Duration.ofSeconds(10);
 
@@ -80,26 +86,22 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 		step(context, process, round, "warming up for 40 s");
 		context.generator().run(LoadSpec.closedLoop(address, request, CONNECTIONS, Duration.ZERO,
 				Duration.ofSeconds(40)));
+		Path logs = context.runDir().resolve("slowhttptest");
+		String base = "http://" + address.getHostString() + ":" + address.getPort();
+		String tag = process.spec().name() + "-r" + round;
+		step(context, process, round, String.format("rehearsal attack for %d s", REHEARSAL_SECONDS));
+		rehearse(context, slowhttptest, logs, tag, base);
 		sleep(2000);
 		int fdsBefore = openFds(process.pid());
 		LoadResult quiet = context.generator().run(LoadSpec.openLoop(address, request, CONNECTIONS, RATE,
 				Duration.ofSeconds(2), MEASURE));
 		step(context, process, round, String.format("unloaded p99 %.2f ms; attacking", quiet.p99Millis()));
-		Path logs = context.runDir().resolve("slowhttptest");
-		String base = "http://" + address.getHostString() + ":" + address.getPort();
 		List<Process> attackers = new ArrayList<>();
 		LoadResult attacked;
 		int attackersOpen;
 		int fdsAfter;
 		try {
-			Files.createDirectories(logs);
-			String tag = process.spec().name() + "-r" + round;
-			attackers.add(start(context, slowhttptest, logs.resolve(tag + "-slowloris.log"), "-H", "-c",
-					Integer.toString(SLOWLORIS), "-r", "500", "-i", "10", "-s", "8192", "-l",
-					Integer.toString(ATTACK_SECONDS), "-u", base + Route.PLAINTEXT.path()));
-			attackers.add(start(context, slowhttptest, logs.resolve(tag + "-slow-read.log"), "-X", "-c",
-					Integer.toString(SLOW_READ), "-r", "200", "-w", "512", "-y", "1024", "-n", "5", "-z", "32", "-k",
-					"3", "-l", Integer.toString(ATTACK_SECONDS), "-u", base + Route.FILE_1M.path()));
+			attackers.addAll(attack(context, slowhttptest, logs, tag, base, ATTACK_SECONDS));
 			// The attackers connect at 500 and 200 a second: in place after about 5 s.
 			sleep(6000);
 			attackersOpen = openFds(process.pid()) - fdsBefore;
@@ -135,8 +137,28 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 					fdsBefore, fdsAfter, fdsAtEnd));
 			return Measurement.of(ratio, note, extras, extras);
 		}
-		catch (IOException ex) {
-			throw new IllegalStateException("slowhttptest could not be started: " + ex.getMessage(), ex);
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted", ex);
+		}
+		finally {
+			stop(attackers);
+		}
+	}
+
+	/**
+	 * A shorter attack of the same shape before anything is measured, the attackers then stopped: the first attack a
+	 * JVM sees compiles the code it takes (heads cut short, their timeouts, 408s, closes, files sent a few bytes at a
+	 * time), and on a one-core target the compiler's threads take the core from the requests being measured. Warmed
+	 * up, the figure is what a server that has been attacked before pays, as the other scenarios measure warmed paths.
+	 */
+	private static void rehearse(RunContext context, Path slowhttptest, Path logs, String tag, String base) {
+		List<Process> attackers = new ArrayList<>();
+		try {
+			attackers.addAll(attack(context, slowhttptest, logs, tag + "-rehearsal", base, REHEARSAL_SECONDS));
+			for (Process attacker : attackers) {
+				attacker.waitFor(REHEARSAL_SECONDS + 30L, TimeUnit.SECONDS);
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -144,6 +166,24 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 		}
 		finally {
 			stop(attackers);
+		}
+	}
+
+	private static List<Process> attack(RunContext context, Path slowhttptest, Path logs, String tag, String base,
+			int seconds) {
+		try {
+			Files.createDirectories(logs);
+			List<Process> attackers = new ArrayList<>();
+			attackers.add(start(context, slowhttptest, logs.resolve(tag + "-slowloris.log"), "-H", "-c",
+					Integer.toString(SLOWLORIS), "-r", "500", "-i", "10", "-s", "8192", "-l", Integer.toString(seconds),
+					"-u", base + Route.PLAINTEXT.path()));
+			attackers.add(start(context, slowhttptest, logs.resolve(tag + "-slow-read.log"), "-X", "-c",
+					Integer.toString(SLOW_READ), "-r", "200", "-w", "512", "-y", "1024", "-n", "5", "-z", "32", "-k",
+					"3", "-l", Integer.toString(seconds), "-u", base + Route.FILE_1M.path()));
+			return attackers;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("slowhttptest could not be started: " + ex.getMessage(), ex);
 		}
 	}
 
