@@ -121,7 +121,7 @@ public final class Bench {
 			Wrk wrk = new Wrk(Wrk.find(), runDir.resolve("wrk"), settings.loadCore());
 			RunContext context = new RunContext(settings, generator, wrk, progress, runDir, files, JVM_FLAGS,
 					new RunContext.Ports(), keeper);
-			Campaign campaign = new Campaign(context, targets);
+			Campaign campaign = new Campaign(context, targets, options.maxReruns);
 			long started = System.nanoTime();
 			for (Scenario scenario : scenarios) {
 				campaign.run(scenario);
@@ -233,7 +233,7 @@ public final class Bench {
 				+ settings.loadCore() + "; targets interleaved in each of " + settings.rounds() + " rounds; medians of the "
 				+ "rounds, spread = (max - min) / median. Only the target being measured runs: the others are frozen "
 				+ "(SIGSTOP) meanwhile. A target whose rounds spread over " + (int) Campaign.RERUN_SPREAD_PCT
-				+ "% has its farthest round run again, up to " + Campaign.MAX_RERUNS + " times (each re-run is listed "
+				+ "% has its farthest round run again, up to " + options.maxReruns + " times (each re-run is listed "
 				+ "under its scenario; the raw results keep both).");
 		preamble.add("- Both cores are kept from halting while measuring, as on bare metal: the generator busy-polls "
 				+ "during a run, and an idle-priority spinner (SCHED_IDLE, nice 19) holds the server core. On this "
@@ -308,6 +308,9 @@ public final class Bench {
 		/** The programs a campaign needs ({@code benchmark/tools.tsv}). */
 		Path toolsFile = Path.of("benchmark", "tools.tsv");
 
+		/** {@code --max-reruns N}: how many times at most a target's farthest round is run again. */
+		int maxReruns = Campaign.MAX_RERUNS;
+
 		/** {@code --allow-missing}: run without a missing program where the campaign can, and say what it lost. */
 		boolean allowMissing;
 
@@ -344,6 +347,7 @@ public final class Bench {
 					case "--variant" -> options.addVariant(args[++i]);
 					case "--tools-file" -> options.toolsFile = Path.of(args[++i]);
 					case "--allow-missing" -> options.allowMissing = true;
+					case "--max-reruns" -> options.maxReruns = Integer.parseInt(args[++i]);
 					default -> throw new IllegalArgumentException("unknown option " + arg);
 				}
 			}

@@ -32,7 +32,7 @@ import io.khamsin.benchmark.target.TargetSpec;
  * every exclusion with its reason. Targets of a scenario that measures running servers are started once, checked
  * (their answers, and the I/O transport they run on) and warmed until steady, then measured round after round; the
  * others start a fresh process per target and round. A target whose rounds spread over {@link #RERUN_SPREAD_PCT}
- * has its farthest round run again, up to {@link #MAX_RERUNS} times, and the report says so.
+ * has its farthest round run again, up to {@link #MAX_RERUNS} times ({@code --max-reruns}), and the report says so.
  */
 final class Campaign {
 
@@ -93,9 +93,13 @@ final class Campaign {
 	/** scenario -> the scenario as measured (calibrated once every target was warm). */
 	final Map<String, Scenario> measured = new LinkedHashMap<>();
 
-	Campaign(RunContext context, List<TargetSpec> targets) {
+	/** How many times at most a target's farthest round is run again ({@code --max-reruns}). */
+	private final int maxReruns;
+
+	Campaign(RunContext context, List<TargetSpec> targets, int maxReruns) {
 		this.context = context;
 		this.targets = targets;
+		this.maxReruns = maxReruns;
 	}
 
 	void run(Scenario scenario) {
@@ -149,7 +153,7 @@ final class Campaign {
 
 	/**
 	 * While the rounds of {@code target} spread over {@link #RERUN_SPREAD_PCT}, run the round farthest from their
-	 * median again (at most {@link #MAX_RERUNS} times) and keep the new figure in its place; both stay in the raw
+	 * median again (at most {@code --max-reruns} times, {@link #MAX_RERUNS} by default) and keep the new figure in its place; both stay in the raw
 	 * results and the report lists each re-run.
 	 */
 	private void rerunSpread(Scenario scenario, String target, RoundMeasurer measurer) {
@@ -157,7 +161,7 @@ final class Campaign {
 		if (rounds == null || rounds.size() < 2) {
 			return;
 		}
-		for (int rerun = 1; rerun <= MAX_RERUNS; rerun++) {
+		for (int rerun = 1; rerun <= this.maxReruns; rerun++) {
 			List<Double> figures = rounds.stream().map(scenario::gateFigure).toList();
 			int farthest = farthestFromMedian(figures, RERUN_SPREAD_PCT);
 			if (farthest < 0) {

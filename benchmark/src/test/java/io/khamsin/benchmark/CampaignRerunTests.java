@@ -68,7 +68,7 @@ class CampaignRerunTests {
 					new RunContext.Ports(), null);
 			Campaign campaign = new Campaign(context, java.util.Arrays.stream(targets)
 				.map((name) -> new TargetSpec(name, false, (launch) -> List.of("true"), name, "", Set.of()))
-				.toList());
+				.toList(), Campaign.MAX_RERUNS);
 			campaign.run(scenario);
 			return campaign;
 		}
