@@ -120,7 +120,7 @@ final class Http3Shapes implements Shapes {
 			pause();
 			for (QuicStreamChannel stream : streams) {
 				// RESET_STREAM and STOP_SENDING, both with the code (RFC 9114, section 4.1.1).
-				await(stream.shutdown(H3_REQUEST_CANCELLED));
+				await(stream.shutdown(H3_REQUEST_CANCELLED), "the reset");
 			}
 			pause();
 		}
@@ -147,8 +147,7 @@ final class Http3Shapes implements Shapes {
 	 * An upload and a form half-sent on each connection, then nothing until the server's idle timeout has passed with
 	 * a margin; a connection that still answers a request then counts as failed, as the server did not close it.
 	 */
-	private int idleMidBody(int times) {
-		int failures = 0;
+	private void idleMidBody(int times, List<String> failures) {
 		for (int sent = 0; sent < times; sent += IDLE_BATCH) {
 			List<QuicChannel> idle = new ArrayList<>();
 			for (int k = 0; k < Math.min(IDLE_BATCH, times - sent); k++) {
@@ -159,7 +158,7 @@ final class Http3Shapes implements Shapes {
 					halfSent(connection, "/upload/parts");
 				}
 				catch (IOException ex) {
-					failures++;
+					failures.add(ex.toString());
 				}
 			}
 			sleep(this.serverIdleTimeout.plusSeconds(3));
@@ -169,15 +168,15 @@ final class Http3Shapes implements Shapes {
 			}
 			sleep(Duration.ofSeconds(2));
 			for (CompletableFuture<Integer> probe : probes) {
-				if (probe.getNow(-1) > 0) {
-					failures++;
+				int status = probe.getNow(-1);
+				if (status > 0) {
+					failures.add("the connection still answered " + status + " after the server's idle timeout");
 				}
 			}
 			for (QuicChannel connection : idle) {
 				close(connection, true, H3_NO_ERROR);
 			}
 		}
-		return failures;
 	}
 
 	/**
@@ -195,7 +194,7 @@ final class Http3Shapes implements Shapes {
 			if (control == null) {
 				throw new IOException("no control stream");
 			}
-			await(control.writeAndFlush(new DefaultHttp3GoAwayFrame(0)));
+			await(control.writeAndFlush(new DefaultHttp3GoAwayFrame(0)), "the GOAWAY");
 			pause();
 		}
 		finally {
@@ -266,7 +265,7 @@ final class Http3Shapes implements Shapes {
 		return await(QuicChannel.newBootstrap(this.socket)
 			.handler(new Http3ClientConnectionHandler())
 			.remoteAddress(this.address)
-			.connect());
+			.connect(), "the QUIC handshake");
 	}
 
 	/**
@@ -275,7 +274,7 @@ final class Http3Shapes implements Shapes {
 	 * @throws IOException when the stream could not be opened or the server ended it before the part was sent
 	 */
 	private QuicStreamChannel halfSent(QuicChannel connection, String path) throws IOException {
-		QuicStreamChannel stream = await(Http3.newRequestStream(connection, new Answer()));
+		QuicStreamChannel stream = await(Http3.newRequestStream(connection, new Answer()), "opening a request stream");
 		boolean form = path.endsWith("/parts");
 		Http3HeadersFrame head = new DefaultHttp3HeadersFrame();
 		head.headers()
@@ -292,7 +291,7 @@ final class Http3Shapes implements Shapes {
 		for (int k = 0; k < 3; k++) {
 			stream.write(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(CHUNK)));
 		}
-		await(stream.writeAndFlush(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(CHUNK))));
+		await(stream.writeAndFlush(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(CHUNK))), "sending part of the body");
 		return stream;
 	}
 
@@ -328,12 +327,12 @@ final class Http3Shapes implements Shapes {
 		connection.close(application, error, Unpooled.EMPTY_BUFFER).awaitUninterruptibly(5, TimeUnit.SECONDS);
 	}
 
-	private static <T> T await(Future<T> future) throws IOException {
+	private static <T> T await(Future<T> future, String what) throws IOException {
 		if (!future.awaitUninterruptibly(10, TimeUnit.SECONDS)) {
-			throw new IOException("no outcome within 10 s");
+			throw new IOException(what + ": no outcome within 10 s");
 		}
 		if (!future.isSuccess()) {
-			throw new IOException(future.cause());
+			throw new IOException(what + ": " + future.cause(), future.cause());
 		}
 		return future.getNow();
 	}

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * {@code LeakProbe tcp|h3 <port> <server pid> <server log> <count> [<server's QUIC idle timeout, seconds>]}: {@code tcp} sends
  * {@link TcpShapes} (HTTP/1.1, WebSocket, h2c with prior knowledge) to a cleartext server, {@code h3} sends
  * {@link Http3Shapes} to a server's HTTP/3 listener. It prints one line per shape,
- * {@code shape<TAB>times sent<TAB>leak reports<TAB>failed sends}, and exits 1 when the server no longer answers at the
+ * {@code shape<TAB>times sent<TAB>leak reports<TAB>failed sends<TAB>why the first failed}, and exits 1 when the server no longer answers at the
  * end. {@code benchmark/leakprobe} runs it against khamsin and Reactor Netty and writes the table.
  */
 public final class LeakProbe {
@@ -59,9 +61,9 @@ public final class LeakProbe {
 		settle();
 		long before = leakReports();
 		for (Map.Entry<String, Shapes.Shape> shape : this.shapes.shapes().entrySet()) {
-			int failures = 0;
+			List<String> failures = new ArrayList<>();
 			if (shape.getValue() instanceof Shapes.Batched batched) {
-				failures = batched.sendAll(count);
+				batched.sendAll(count, failures);
 			}
 			else {
 				for (int i = 0; i < count; i++) {
@@ -69,13 +71,15 @@ public final class LeakProbe {
 						shape.getValue().send(i);
 					}
 					catch (IOException ex) {
-						failures++;
+						failures.add(ex.toString());
 					}
 				}
 			}
 			settle();
 			long after = leakReports();
-			System.out.println(shape.getKey() + "\t" + count + "\t" + (after - before) + "\t" + failures);
+			String firstFailure = failures.isEmpty() ? "" : failures.get(0).replaceAll("\\s+", " ");
+			System.out.println(shape.getKey() + "\t" + count + "\t" + (after - before) + "\t" + failures.size() + "\t"
+					+ firstFailure);
 			before = after;
 		}
 	}

@@ -1,6 +1,8 @@
 package io.khamsin.benchmark.leak;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -50,14 +52,16 @@ interface Shapes extends AutoCloseable {
 		/**
 		 * Send the shape {@code times} times at once.
 		 * @param times how many
-		 * @return how many sends failed
+		 * @param failures where to add why each failed send failed
 		 */
-		int sendAll(int times);
+		void sendAll(int times, List<String> failures);
 
 		@Override
 		default void send(int iteration) throws IOException {
-			if (sendAll(1) > 0) {
-				throw new IOException("the shape could not be sent");
+			List<String> failures = new ArrayList<>();
+			sendAll(1, failures);
+			if (!failures.isEmpty()) {
+				throw new IOException(failures.get(0));
 			}
 		}
 
