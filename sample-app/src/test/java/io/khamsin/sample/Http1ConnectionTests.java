@@ -26,7 +26,8 @@ class Http1ConnectionTests {
 				assertThat(response.status()).isEqualTo(200);
 				assertThat(response.bodyText()).startsWith("remote=127.0.0.1:" + connection.localPort() + " ");
 			}
-			assertThat(connection.isClosedByServer()).isFalse();
+			// A server that closed after an answer would have its end of stream follow the answer's last bytes.
+			assertThat(connection.isClosedByServer(500)).isFalse();
 		}
 	}
 
