@@ -1,7 +1,6 @@
 package io.khamsin.boot;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -40,7 +39,8 @@ public final class KhamsinWebServer implements WebServer {
 
 	private CountDownLatch running;
 
-	private CompletableFuture<Void> delayedShutdown;
+	/** The thread that ends the shutdown delay: of its own, so that no pool the application keeps busy holds it. */
+	private Thread delayedShutdown;
 
 	private GracefulShutdownCallback delayedCallback;
 
@@ -121,7 +121,7 @@ public final class KhamsinWebServer implements WebServer {
 			GracefulShutdownCallback cutShort = this.delayedCallback;
 			this.delayedCallback = null;
 			if (this.delayedShutdown != null) {
-				this.delayedShutdown.cancel(false);
+				this.delayedShutdown.interrupt();
 				this.delayedShutdown = null;
 			}
 			this.server.stop();
@@ -156,9 +156,25 @@ public final class KhamsinWebServer implements WebServer {
 			logger.info("Serving for {} ms more before shutting down, while readiness refuses traffic",
 					this.shutdownDelay.toMillis());
 			this.delayedCallback = callback;
-			this.delayedShutdown = CompletableFuture.runAsync(this::endShutdownDelay,
-					CompletableFuture.delayedExecutor(this.shutdownDelay.toNanos(), TimeUnit.NANOSECONDS));
+			// Not CompletableFuture.delayedExecutor: its task runs on the common pool, which has one worker on two
+			// cores and may be busy with the application's own work, and the delay then lasted until Boot's phase
+			// timeout stopped the server without a graceful shutdown.
+			Thread delay = new Thread(this::awaitShutdownDelay, "khamsin-shutdown-delay");
+			delay.setDaemon(true);
+			this.delayedShutdown = delay;
+			delay.start();
 		}
+	}
+
+	private void awaitShutdownDelay() {
+		try {
+			TimeUnit.NANOSECONDS.sleep(this.shutdownDelay.toNanos());
+		}
+		catch (InterruptedException ex) {
+			// Stopped during the delay: stop() has told the callback.
+			return;
+		}
+		endShutdownDelay();
 	}
 
 	private void endShutdownDelay() {

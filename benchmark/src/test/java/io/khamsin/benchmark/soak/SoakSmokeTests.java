@@ -1,5 +1,11 @@
 package io.khamsin.benchmark.soak;
 
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -29,11 +35,26 @@ class SoakSmokeTests {
 				"-Dkhamsin.soak.smoke=skip (CI's second JDK: the soak's minute runs once per CI run)");
 		assumeTrue(Files.isRegularFile(JAR), "the sample app's jar is not built (mvn package -pl sample-app): " + JAR);
 		assumeTrue(H2load.find() != null, "h2load is not installed (apt-get install nghttp2-client)");
-		SoakSettings settings = SoakSettings.of("smoke", null, JAR, Path.of("target/soak-smoke"), 22444, Set.of());
+		SoakSettings settings = SoakSettings.of("smoke", null, JAR, Path.of("target/soak-smoke"), freePort(), Set.of());
 		SoakSummary summary = new SoakRun(settings).run();
 		assertThat(summary.failures()).as("the soak's gates; see target/soak-smoke/summary.json").isEmpty();
 		assertThat(summary.fields().get("requests")).as("requests answered").isNotEqualTo(0L);
 		assertThat(summary.passed()).isTrue();
+	}
+
+	/** @return a port free on loopback for TCP and UDP alike, as the server takes both (HTTP/3 on UDP) */
+	private static int freePort() throws IOException {
+		InetAddress loopback = InetAddress.getLoopbackAddress();
+		for (int attempt = 0; attempt < 100; attempt++) {
+			try (ServerSocket tcp = new ServerSocket(0, 1, loopback); DatagramSocket udp = new DatagramSocket(null)) {
+				udp.bind(new InetSocketAddress(loopback, tcp.getLocalPort()));
+				return tcp.getLocalPort();
+			}
+			catch (SocketException taken) {
+				// The same number was taken on UDP: try another.
+			}
+		}
+		throw new IOException("no port free for TCP and UDP alike on " + loopback);
 	}
 
 }
