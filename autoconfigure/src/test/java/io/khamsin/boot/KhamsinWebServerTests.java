@@ -193,14 +193,7 @@ class KhamsinWebServerTests {
 
 	@Test
 	void gracefulShutdownBeginsOnceTheShutdownDelayHasPassed() {
-		this.webServer = create(OK, Shutdown.GRACEFUL, 0, Duration.ofMillis(100));
-		this.webServer.start();
-		int port = this.webServer.getPort();
-		List<GracefulShutdownResult> results = new CopyOnWriteArrayList<>();
-		this.webServer.shutDownGracefully(results::add);
-		await().atMost(Duration.ofSeconds(10)).until(() -> !results.isEmpty());
-		assertThat(results).containsExactly(GracefulShutdownResult.IDLE);
-		assertRefuses(port);
+		List<GracefulShutdownResult> results = shutDownAfterAShortDelay();
 		this.webServer.stop();
 		assertThat(results).as("a stop after the delay cuts nothing short").containsExactly(GracefulShutdownResult.IDLE);
 	}
@@ -217,14 +210,7 @@ class KhamsinWebServerTests {
 			ForkJoinPool.commonPool().execute(() -> awaitUninterruptibly(release));
 		}
 		try {
-			this.webServer = create(OK, Shutdown.GRACEFUL, 0, Duration.ofMillis(100));
-			this.webServer.start();
-			int port = this.webServer.getPort();
-			List<GracefulShutdownResult> results = new CopyOnWriteArrayList<>();
-			this.webServer.shutDownGracefully(results::add);
-			await().atMost(Duration.ofSeconds(10)).until(() -> !results.isEmpty());
-			assertThat(results).containsExactly(GracefulShutdownResult.IDLE);
-			assertRefuses(port);
+			shutDownAfterAShortDelay();
 		}
 		finally {
 			release.countDown();
@@ -253,6 +239,23 @@ class KhamsinWebServerTests {
 		finally {
 			release.countDown();
 		}
+	}
+
+	/**
+	 * Start a server with a shutdown delay of 100 ms, shut it down gracefully, and see the delay end: the shutdown
+	 * completes idle and the listener refuses connections.
+	 * @return what the shutdown's callback was told
+	 */
+	private List<GracefulShutdownResult> shutDownAfterAShortDelay() {
+		this.webServer = create(OK, Shutdown.GRACEFUL, 0, Duration.ofMillis(100));
+		this.webServer.start();
+		int port = this.webServer.getPort();
+		List<GracefulShutdownResult> results = new CopyOnWriteArrayList<>();
+		this.webServer.shutDownGracefully(results::add);
+		await().atMost(Duration.ofSeconds(10)).until(() -> !results.isEmpty());
+		assertThat(results).containsExactly(GracefulShutdownResult.IDLE);
+		assertRefuses(port);
+		return results;
 	}
 
 	private KhamsinWebServer create(HttpHandler handler, Shutdown shutdown) {

@@ -160,10 +160,7 @@ final class TcpShapes implements Shapes {
 	private void h2ResetMidBody(int i) throws IOException {
 		try (Socket socket = h2Connect()) {
 			OutputStream out = socket.getOutputStream();
-			for (int stream = 1; stream <= 5; stream += 2) {
-				out.write(headers(stream, "/upload"));
-				out.write(frame(0x0, 0, stream, CHUNK));
-			}
+			halfSentUploads(out);
 			pause();
 			for (int stream = 1; stream <= 5; stream += 2) {
 				out.write(frame(0x3, 0, stream, new byte[] { 0, 0, 0, 0x8 }));
@@ -171,6 +168,14 @@ final class TcpShapes implements Shapes {
 			out.flush();
 			readSome(socket);
 			close(socket, i);
+		}
+	}
+
+	/** Opens streams 1, 3 and 5, each an upload that sent part of its body. */
+	private void halfSentUploads(OutputStream out) throws IOException {
+		for (int stream = 1; stream <= 5; stream += 2) {
+			out.write(headers(stream, "/upload"));
+			out.write(frame(0x0, 0, stream, CHUNK));
 		}
 	}
 
@@ -194,10 +199,7 @@ final class TcpShapes implements Shapes {
 	private void h2GoAwayMidBody(int i) throws IOException {
 		try (Socket socket = h2Connect()) {
 			OutputStream out = socket.getOutputStream();
-			for (int stream = 1; stream <= 5; stream += 2) {
-				out.write(headers(stream, "/upload"));
-				out.write(frame(0x0, 0, stream, CHUNK));
-			}
+			halfSentUploads(out);
 			pause();
 			out.write(frame(0x7, 0, 0, new byte[] { 0, 0, 0, 5, 0, 0, 0, 0 }));
 			out.flush();
