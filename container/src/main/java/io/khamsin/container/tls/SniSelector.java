@@ -12,8 +12,10 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
 
 import io.khamsin.container.metrics.HandshakeFailure;
+import io.khamsin.container.transport.Reactors;
 
 /**
  * Reads the ClientHello's server name (RFC 6066 section 3) and becomes the {@link SslHandler} of the context
@@ -23,6 +25,11 @@ import io.khamsin.container.metrics.HandshakeFailure;
  * for an identity the JDK runs. A client that offers by ALPN only protocols the listener does not speak gets the
  * {@code no_application_protocol} alert here instead of a handler ({@link AlpnOffer}, RFC 7301 section 3.2). A
  * connection the {@link KernelTlsPolicy} takes gets a {@link KernelTlsHandler} for the identity chosen instead.
+ * <p>
+ * The handler it becomes answers the ClientHello at once, signature included, so the choice is made as a heavy job of
+ * the reactor ({@link Reactors#runHeavy}): ClientHellos that arrive together are answered one per pass over the
+ * reactor's sockets, and the requests of its other connections are served between them. Until its turn comes the
+ * connection's further bytes wait here.
  */
 final class SniSelector extends SniHandler {
 
@@ -34,6 +41,9 @@ final class SniSelector extends SniHandler {
 
 	/** What the client offered by ALPN when none of it is served, or {@code null}. */
 	private String refusedAlpn;
+
+	/** The choice of context while it waits for its turn on the reactor, or {@code null}. */
+	private Promise<SslContext> waiting;
 
 	SniSelector(TlsContexts contexts, HandshakeRecorder recorder, AlpnOffer alpn) {
 		super(contexts::select, 0L);
@@ -48,6 +58,51 @@ final class SniSelector extends SniHandler {
 			this.refusedAlpn = AlpnOffer.offered(clientHello);
 		}
 		return super.lookup(ctx, clientHello);
+	}
+
+	@Override
+	protected Future<SslContext> lookup(ChannelHandlerContext ctx, String hostname) {
+		Promise<SslContext> selected = ctx.executor().newPromise();
+		if (this.refusedAlpn != null) {
+			// Refused without a handshake: nothing heavy to wait for.
+			return selected.setSuccess(null);
+		}
+		Reactors.runHeavy(ctx.executor(), () -> select(hostname, selected));
+		if (!selected.isDone()) {
+			this.waiting = selected;
+		}
+		return selected;
+	}
+
+	private void select(String hostname, Promise<SslContext> selected) {
+		if (selected.isDone()) {
+			// Cancelled: the connection closed while it waited.
+			return;
+		}
+		try {
+			selected.trySuccess(this.contexts.select(hostname));
+		}
+		catch (RuntimeException ex) {
+			selected.tryFailure(ex);
+		}
+	}
+
+	@Override
+	protected void onLookupComplete(ChannelHandlerContext ctx, Future<SslContext> future) throws Exception {
+		this.waiting = null;
+		if (!future.isCancelled()) {
+			super.onLookupComplete(ctx, future);
+		}
+	}
+
+	@Override
+	protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
+		Promise<SslContext> waiting = this.waiting;
+		if (waiting != null) {
+			// Lets Netty's listener release the ClientHello it holds.
+			waiting.cancel(false);
+		}
+		super.handlerRemoved0(ctx);
 	}
 
 	@Override

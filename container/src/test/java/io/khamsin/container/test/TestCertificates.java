@@ -225,6 +225,9 @@ public final class TestCertificates {
 		/** RSA, 2048 bits. */
 		RSA("RSA", null),
 
+		/** RSA, 4096 bits: a signature costs about seven times a 2048-bit one. */
+		RSA_4096("RSA", null),
+
 		/** Ed25519 (RFC 8410). */
 		ED25519("Ed25519", null),
 
@@ -250,6 +253,9 @@ public final class TestCertificates {
 			}
 			else if (this == RSA || this == RSASSA_PSS) {
 				generator.initialize(2048);
+			}
+			else if (this == RSA_4096) {
+				generator.initialize(4096);
 			}
 			return generator.generateKeyPair();
 		}

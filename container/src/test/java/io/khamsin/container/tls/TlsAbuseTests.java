@@ -9,10 +9,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSocket;
 
 import org.bouncycastle.tls.DefaultTlsClient;
 import org.bouncycastle.tls.ProtocolVersion;
@@ -26,9 +29,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.khamsin.container.KhamsinServer;
+import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.guard.Guard;
 import io.khamsin.container.metrics.HandshakeFailure;
 import io.khamsin.container.test.TestCertificates;
+import io.khamsin.container.test.TestRoutes;
 import io.khamsin.container.test.TlsTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,10 +46,13 @@ import static org.awaitility.Awaitility.await;
  * goes silent, and TLS 1.3 clients that send KeyUpdates (RFC 8446 section 4.6.3) in bursts, through Bouncy Castle's
  * client, the one JVM stack that sends a KeyUpdate when asked. BoringSSL ends a connection after 32 KeyUpdates in a
  * row without application data between them; the JDK provider sets no such limit, and a KeyUpdate costs the server
- * no more than the client (the figures are in SECURITY.md).
+ * no more than the client (the figures are in SECURITY.md). And ClientHellos that arrive together, each costing the
+ * server a signature, are answered one per pass of the reactor over its sockets, so they do not hold its requests.
  */
 @Timeout(60)
 class TlsAbuseTests {
+
+	private static final int CLIENT_HELLOS = Integer.getInteger("hellos", 300);
 
 	private static final TestCertificates certificates = TestCertificates.create();
 
@@ -74,6 +83,81 @@ class TlsAbuseTests {
 				.untilAsserted(() -> assertThat(server.figures().totals().failed(HandshakeFailure.TIMEOUT)).isEqualTo(1));
 			assertThat(server.guards().count(Guard.TLS_HANDSHAKE_TIMEOUT)).isEqualTo(1);
 		}
+	}
+
+	@Test
+	void clientHellosThatArriveTogetherDoNotHoldTheRequestsOfTheirReactor() throws Exception {
+		TestCertificates.Issued rsa = certificates.server(TestCertificates.KeyType.RSA_4096, "localhost", "127.0.0.1");
+		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
+			.reactors(1)
+			.tls(TlsConfig.builder(rsa.material("an RSA 4096 certificate")).provider(TlsProvider.OPENSSL).build())
+			.build(), new TestRoutes(null).handler());
+		server.start();
+		List<Socket> flood = new ArrayList<>();
+		try (SSLSocket client = (SSLSocket) certificates.clientContext(null)
+			.getSocketFactory()
+			.createSocket(InetAddress.getLoopbackAddress(), server.port())) {
+			client.setSoTimeout(10_000);
+			client.setTcpNoDelay(true);
+			byte[] hello = clientHello(server.port());
+			for (int i = 0; i < 100; i++) {
+				assertThat(get(client, "/plaintext")).startsWith("HTTP/1.1 200");
+			}
+			for (int i = 0; i < CLIENT_HELLOS; i++) {
+				Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port());
+				flood.add(socket);
+				socket.setSoTimeout(20_000);
+				socket.getOutputStream().write(hello);
+			}
+			int answeredBefore = answered(flood);
+			assertThat(get(client, "/plaintext")).startsWith("HTTP/1.1 200");
+			// One or two each pass of the reactor over its sockets, not every one it had read before the request.
+			assertThat(answered(flood) - answeredBefore).as("ClientHellos answered while a request waited")
+				.isLessThan(5);
+			for (Socket socket : flood) {
+				assertThat(socket.getInputStream().read()).as("the first byte of the server's first flight")
+					.isEqualTo(22);
+			}
+		}
+		finally {
+			for (Socket socket : flood) {
+				socket.close();
+			}
+			server.stop();
+		}
+	}
+
+	/** How many of the sockets have the server's first flight waiting to be read. */
+	private static int answered(List<Socket> sockets) throws IOException {
+		int answered = 0;
+		for (Socket socket : sockets) {
+			answered += (socket.getInputStream().available() > 0) ? 1 : 0;
+		}
+		return answered;
+	}
+
+	/** Sends a GET on a keep-alive connection and reads its response, whose head it returns. */
+	private static String get(Socket socket, String path) throws IOException {
+		OutputStream out = socket.getOutputStream();
+		out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+		out.flush();
+		return readResponse(socket.getInputStream());
+	}
+
+	private static String readResponse(InputStream in) throws IOException {
+		StringBuilder head = new StringBuilder();
+		while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
+			int b = in.read();
+			if (b < 0) {
+				throw new IOException("the server closed the connection");
+			}
+			head.append((char) b);
+		}
+		String lower = head.toString().toLowerCase(Locale.ROOT);
+		int at = lower.indexOf("content-length:");
+		int length = (at < 0) ? 0 : Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).trim());
+		in.readNBytes(length);
+		return head.toString();
 	}
 
 	@ParameterizedTest
@@ -174,20 +258,7 @@ class TlsAbuseTests {
 			OutputStream out = getOutputStream();
 			out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
 			out.flush();
-			InputStream in = getInputStream();
-			StringBuilder head = new StringBuilder();
-			while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
-				int b = in.read();
-				if (b < 0) {
-					throw new IOException("the server closed the connection");
-				}
-				head.append((char) b);
-			}
-			String lower = head.toString().toLowerCase(Locale.ROOT);
-			int at = lower.indexOf("content-length:");
-			int length = (at < 0) ? 0 : Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).trim());
-			in.readNBytes(length);
-			return head.toString();
+			return readResponse(getInputStream());
 		}
 
 	}

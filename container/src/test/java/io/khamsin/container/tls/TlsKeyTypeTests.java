@@ -197,7 +197,7 @@ class TlsKeyTypeTests {
 	private static String signatureType(KeyType type) {
 		return switch (type) {
 			case EC -> "ECDSA";
-			case RSA -> "RSA-PSS";
+			case RSA, RSA_4096 -> "RSA-PSS";
 			case ED25519 -> "ed25519";
 			case ED448 -> "ed448";
 			case RSASSA_PSS -> "RSA-PSS";

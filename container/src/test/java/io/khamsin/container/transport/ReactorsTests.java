@@ -4,6 +4,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -14,6 +16,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -22,13 +26,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A reactor serves its sockets while a burst of timers that came due together runs: a byte sent to an echo server
  * during 5,000 tasks of 0.1 ms each (half a second of tasks, as a burst of timeouts that each answer and close a
- * connection) comes back within a few of them, not after the whole burst.
+ * connection) comes back within a few of them, not after the whole burst. And heavy jobs that come together (100 of
+ * 5 ms, as the signatures of ClientHellos that arrived together) run one per pass over the sockets, in order.
  */
 class ReactorsTests {
 
 	private static final int TASKS = 5_000;
 
 	private static final long TASK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
+	private static final int HEAVY_JOBS = 100;
+
+	private static final long HEAVY_JOB_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
 	@ParameterizedTest
 	@EnumSource(value = Transport.class, names = { "IO_URING", "EPOLL", "NIO" })
@@ -37,22 +46,7 @@ class ReactorsTests {
 		Reactors reactors = Reactors.create(1, new DefaultThreadFactory("reactors-test", true),
 				transport.ioHandlerFactory());
 		try {
-			Channel server = new ServerBootstrap().group(reactors)
-				.channel(transport.serverChannelClass())
-				.childHandler(new ChannelInitializer<>() {
-					@Override
-					protected void initChannel(Channel channel) {
-						channel.pipeline().addLast(new ChannelInboundHandlerAdapter() {
-							@Override
-							public void channelRead(ChannelHandlerContext ctx, Object msg) {
-								ctx.writeAndFlush(msg);
-							}
-						});
-					}
-				})
-				.bind(new InetSocketAddress("127.0.0.1", 0))
-				.sync()
-				.channel();
+			Channel server = echo(reactors, transport);
 			try (Socket client = new Socket("127.0.0.1", ((InetSocketAddress) server.localAddress()).getPort())) {
 				client.setTcpNoDelay(true);
 				client.setSoTimeout(10_000);
@@ -91,6 +85,89 @@ class ReactorsTests {
 		finally {
 			reactors.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
 		}
+	}
+
+
+	@ParameterizedTest
+	@EnumSource(value = Transport.class, names = { "IO_URING", "EPOLL", "NIO" })
+	void heavyJobsThatComeTogetherRunOnePerPassOverTheSockets(Transport requested) throws Exception {
+		ResolvedTransport transport = TransportResolver.resolve(requested, false, false);
+		Reactors reactors = Reactors.create(1, new DefaultThreadFactory("reactors-test", true),
+				transport.ioHandlerFactory());
+		try {
+			Channel server = echo(reactors, transport);
+			try (Socket client = new Socket("127.0.0.1", ((InetSocketAddress) server.localAddress()).getPort())) {
+				client.setTcpNoDelay(true);
+				client.setSoTimeout(10_000);
+				OutputStream out = client.getOutputStream();
+				InputStream in = client.getInputStream();
+				out.write(1);
+				assertThat(in.read()).isEqualTo(1);
+
+				EventLoop reactor = reactors.next();
+				List<Integer> ran = new ArrayList<>();
+				CountDownLatch allRan = new CountDownLatch(HEAVY_JOBS);
+				CountDownLatch secondRan = new CountDownLatch(1);
+				reactor.execute(() -> {
+					for (int i = 0; i < HEAVY_JOBS; i++) {
+						int job = i;
+						Reactors.runHeavy(reactor, () -> {
+							ran.add(job);
+							allRan.countDown();
+							if (job == 1) {
+								secondRan.countDown();
+							}
+							long until = System.nanoTime() + HEAVY_JOB_NANOS;
+							while (System.nanoTime() < until) {
+								Thread.onSpinWait();
+							}
+						});
+					}
+				});
+				assertThat(secondRan.await(10, TimeUnit.SECONDS)).isTrue();
+				long sent = System.nanoTime();
+				out.write(2);
+				assertThat(in.read()).isEqualTo(2);
+				long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+				// The jobs are 500 ms in all; between two of them the reactor reads and echoes.
+				assertThat(millis).as("echo during the heavy jobs on %s, in ms", transport.name()).isLessThan(100);
+				assertThat(allRan.await(10, TimeUnit.SECONDS)).isTrue();
+				reactor.submit(() -> assertThat(ran).hasSize(HEAVY_JOBS).isSorted()).sync();
+			}
+			finally {
+				server.close().sync();
+			}
+		}
+		finally {
+			reactors.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
+		}
+	}
+
+	@Test
+	void offAReactorAHeavyJobRunsAtOnce() {
+		List<String> ran = new ArrayList<>();
+		Reactors.runHeavy(ImmediateEventExecutor.INSTANCE, () -> ran.add("first"));
+		Reactors.runHeavy(ImmediateEventExecutor.INSTANCE, () -> ran.add("second"));
+		assertThat(ran).containsExactly("first", "second");
+	}
+
+	private static Channel echo(Reactors reactors, ResolvedTransport transport) throws InterruptedException {
+		return new ServerBootstrap().group(reactors)
+			.channel(transport.serverChannelClass())
+			.childHandler(new ChannelInitializer<>() {
+				@Override
+				protected void initChannel(Channel channel) {
+					channel.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+						@Override
+						public void channelRead(ChannelHandlerContext ctx, Object msg) {
+							ctx.writeAndFlush(msg);
+						}
+					});
+				}
+			})
+			.bind(new InetSocketAddress("127.0.0.1", 0))
+			.sync()
+			.channel();
 	}
 
 }
