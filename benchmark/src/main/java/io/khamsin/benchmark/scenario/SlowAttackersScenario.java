@@ -31,7 +31,7 @@ import io.khamsin.benchmark.target.TargetProcess;
  * hold on. The figure is the p99 under attack over the unloaded p99 (goal: at most 2). Then the attackers go on for
  * the rest of their minute, are stopped, and the target's open file descriptors must come back to their count before
  * the attack; the count after, and how many attackers the server had closed itself before the end, are beside the
- * figure.
+ * figure, as are the server's threads under attack (io_uring's kernel workers count among them).
  */
 final class SlowAttackersScenario extends FreshProcessScenario {
 
@@ -93,22 +93,26 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 		rehearse(context, slowhttptest, logs, tag, base);
 		sleep(2000);
 		int fdsBefore = openFds(process.pid());
+		int threadsBefore = threads(process.pid());
 		LoadResult quiet = context.generator().run(LoadSpec.openLoop(address, request, CONNECTIONS, RATE,
 				Duration.ofSeconds(2), MEASURE));
 		step(context, process, round, String.format("unloaded p99 %.2f ms; attacking", quiet.p99Millis()));
 		List<Process> attackers = new ArrayList<>();
 		LoadResult attacked;
 		int attackersOpen;
+		int threadsUnderAttack;
 		int fdsAfter;
 		try {
 			attackers.addAll(attack(context, slowhttptest, logs, tag, base, ATTACK_SECONDS));
 			// The attackers connect at 500 and 200 a second: in place after about 5 s.
 			sleep(6000);
 			attackersOpen = openFds(process.pid()) - fdsBefore;
+			threadsUnderAttack = threads(process.pid());
 			attacked = context.generator().run(LoadSpec.openLoop(address, request, CONNECTIONS, RATE,
 					Duration.ofSeconds(1), MEASURE));
-			step(context, process, round, String.format("p99 %.2f ms under attack (%d more fds); waiting the attack "
-					+ "out", attacked.p99Millis(), attackersOpen));
+			step(context, process, round, String.format("p99 %.2f ms under attack (%d more fds, %d threads, %d "
+					+ "before); waiting the attack out", attacked.p99Millis(), attackersOpen, threadsUnderAttack,
+					threadsBefore));
 			for (Process attacker : attackers) {
 				attacker.waitFor(ATTACK_SECONDS + 30L, TimeUnit.SECONDS);
 			}
@@ -128,6 +132,8 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 			extras.put("first_error", (attacked.firstError() != null) ? attacked.firstError() : quiet.firstError());
 			extras.put("fds_before", fdsBefore);
 			extras.put("fds_held_by_attackers", attackersOpen);
+			extras.put("threads_before", threadsBefore);
+			extras.put("threads_under_attack", threadsUnderAttack);
 			extras.put("fds_at_attack_end", fdsAtEnd);
 			extras.put("fds_after", fdsAfter);
 			double ratio = attacked.p99Millis() / quiet.p99Millis();
@@ -212,6 +218,19 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
+		}
+	}
+
+	/**
+	 * @return the threads of the process, the kernel's among them: io_uring's workers ({@code iou-wrk}) are threads
+	 * of the process that made the ring
+	 */
+	static int threads(long pid) {
+		try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+			return (int) tasks.count();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot count the threads of " + pid + ": " + ex.getMessage(), ex);
 		}
 	}
 
