@@ -425,7 +425,8 @@ public final class KhamsinServer {
 			return List.of();
 		}
 		List<ListenerInfo> listeners = listeners();
-		String kernelCopy = (running.transport().transport() == Transport.IO_URING) ? "splice" : "sendfile";
+		String kernelCopy = (running.transport().transport() == Transport.IO_URING) ? "pread and send, 64 KiB at a time"
+				: "sendfile";
 		EgressModes.KernelTls kernelTls = (this.tls != null && listeners.stream().anyMatch(ListenerInfo::secure))
 				? new EgressModes.KernelTls(this.tls.contexts().kernelTlsEngages(),
 						this.tls.contexts().kernelTlsDescription())

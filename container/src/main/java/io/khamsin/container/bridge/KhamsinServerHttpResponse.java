@@ -10,7 +10,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -44,12 +43,14 @@ import io.khamsin.container.egress.EgressCounters;
 import io.khamsin.container.egress.EgressPath;
 import io.khamsin.container.egress.EgressReason;
 import io.khamsin.container.egress.FileEgress;
+import io.khamsin.container.transport.FileRegions;
 
 /**
  * A Spring {@code ServerHttpResponse} written to Netty. The headers live in a Netty {@code HttpHeaders} that
  * Spring's view adapts, so nothing is copied at commit. A single-buffer body goes out with its head in one
  * write; a streamed body is chunked and flushed once per batch of parts produced together; a file body goes out
- * by the kernel ({@link DefaultFileRegion}) where {@link FileEgress} lets it, counted by reason.
+ * as a file region ({@link FileRegions}: by the kernel's {@code sendfile} on epoll and NIO) where {@link FileEgress}
+ * lets it, counted by reason.
  * <p>
  * Where the server compresses, each response has a {@code ResponseEncoding} that decides it once, before its head
  * is written ({@link ResponseCompression}, {@code server.compression.*}): a single buffer is encoded whole (off the
@@ -232,7 +233,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		if (!this.headRequest && count > 0) {
 			// A file that shrinks fails the region's transfer, which closes the connection.
 			this.length = null;
-			this.channel.write(new DefaultFileRegion(file.toFile(), position, count), false).addListener((sent) -> {
+			this.channel.write(FileRegions.of(this.channel.channel(), file.toFile(), position, count), false).addListener((sent) -> {
 				if (!sent.isSuccess()) {
 					logIfShorter(file, position + count);
 				}

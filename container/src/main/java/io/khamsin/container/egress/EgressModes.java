@@ -15,7 +15,8 @@ public final class EgressModes {
 	/**
 	 * The egress modes of a server.
 	 * @param transport the name of the transport it runs on, e.g. {@code io_uring}
-	 * @param kernelCopy the call by which the transport copies a file to a socket: {@code sendfile} or {@code splice}
+	 * @param kernelCopy the calls by which the transport sends a file region: {@code sendfile}, or on io_uring a read
+	 * into a buffer and a send
 	 * @param plain whether a listener serves plain connections
 	 * @param kernelTls what kernel TLS does on its TLS listener: whether some connections hand their sending to the
 	 * kernel, and the line that says so; {@code null} when no listener serves TLS

@@ -8,8 +8,9 @@ import java.util.Locale;
 public enum EgressPath {
 
 	/**
-	 * From the file to the socket by the kernel ({@code FileRegion}: {@code sendfile}, or {@code splice} on
-	 * io_uring), the bytes never in the JVM.
+	 * As a file region ({@code FileRegion}): from the file to the socket by the kernel's {@code sendfile}, the bytes
+	 * never in the JVM; on io_uring read into the transport's buffer and sent, since its splice would hold a kernel
+	 * worker for each client that reads slowly.
 	 */
 	SENDFILE,
 
