@@ -42,105 +42,64 @@ class ReactorsTests {
 	@ParameterizedTest
 	@EnumSource(value = Transport.class, names = { "IO_URING", "EPOLL", "NIO" })
 	void aBurstOfDueTasksDoesNotHoldTheReactorsSockets(Transport requested) throws Exception {
-		ResolvedTransport transport = TransportResolver.resolve(requested, false, false);
-		Reactors reactors = Reactors.create(1, new DefaultThreadFactory("reactors-test", true),
-				transport.ioHandlerFactory());
-		try {
-			Channel server = echo(reactors, transport);
-			try (Socket client = new Socket("127.0.0.1", ((InetSocketAddress) server.localAddress()).getPort())) {
-				client.setTcpNoDelay(true);
-				client.setSoTimeout(10_000);
-				OutputStream out = client.getOutputStream();
-				InputStream in = client.getInputStream();
-				out.write(1);
-				assertThat(in.read()).isEqualTo(1);
-
-				EventLoop reactor = reactors.next();
-				CountDownLatch burstBegan = new CountDownLatch(1);
-				// Scheduled from the reactor itself, within a millisecond: due together, as the timeouts of connections
-				// that came together.
-				reactor.execute(() -> {
-					for (int i = 0; i < TASKS; i++) {
-						reactor.schedule(() -> {
-							burstBegan.countDown();
-							long until = System.nanoTime() + TASK_NANOS;
-							while (System.nanoTime() < until) {
-								Thread.onSpinWait();
-							}
-						}, 20, TimeUnit.MILLISECONDS);
-					}
-				});
-				assertThat(burstBegan.await(10, TimeUnit.SECONDS)).isTrue();
-				long sent = System.nanoTime();
-				out.write(2);
-				assertThat(in.read()).isEqualTo(2);
-				long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
-				// The whole burst is 500 ms; the reactor looks at its sockets after 64 tasks past its 1 ms quantum.
-				assertThat(millis).as("echo during the burst on %s, in ms", transport.name()).isLessThan(100);
-			}
-			finally {
-				server.close().sync();
-			}
-		}
-		finally {
-			reactors.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
-		}
+		withEchoingReactor(requested, (transport, reactor, out, in) -> {
+			CountDownLatch burstBegan = new CountDownLatch(1);
+			// Scheduled from the reactor itself, within a millisecond: due together, as the timeouts of connections
+			// that came together.
+			reactor.execute(() -> {
+				for (int i = 0; i < TASKS; i++) {
+					reactor.schedule(() -> {
+						burstBegan.countDown();
+						long until = System.nanoTime() + TASK_NANOS;
+						while (System.nanoTime() < until) {
+							Thread.onSpinWait();
+						}
+					}, 20, TimeUnit.MILLISECONDS);
+				}
+			});
+			assertThat(burstBegan.await(10, TimeUnit.SECONDS)).isTrue();
+			long sent = System.nanoTime();
+			out.write(2);
+			assertThat(in.read()).isEqualTo(2);
+			long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+			// The whole burst is 500 ms; the reactor looks at its sockets after 64 tasks past its 1 ms quantum.
+			assertThat(millis).as("echo during the burst on %s, in ms", transport.name()).isLessThan(100);
+		});
 	}
-
 
 	@ParameterizedTest
 	@EnumSource(value = Transport.class, names = { "IO_URING", "EPOLL", "NIO" })
 	void heavyJobsThatComeTogetherRunOnePerPassOverTheSockets(Transport requested) throws Exception {
-		ResolvedTransport transport = TransportResolver.resolve(requested, false, false);
-		Reactors reactors = Reactors.create(1, new DefaultThreadFactory("reactors-test", true),
-				transport.ioHandlerFactory());
-		try {
-			Channel server = echo(reactors, transport);
-			try (Socket client = new Socket("127.0.0.1", ((InetSocketAddress) server.localAddress()).getPort())) {
-				client.setTcpNoDelay(true);
-				client.setSoTimeout(10_000);
-				OutputStream out = client.getOutputStream();
-				InputStream in = client.getInputStream();
-				out.write(1);
-				assertThat(in.read()).isEqualTo(1);
-
-				EventLoop reactor = reactors.next();
-				List<Integer> ran = new ArrayList<>();
-				CountDownLatch allRan = new CountDownLatch(HEAVY_JOBS);
-				CountDownLatch secondRan = new CountDownLatch(1);
-				reactor.execute(() -> {
-					for (int i = 0; i < HEAVY_JOBS; i++) {
-						int job = i;
-						Reactors.runHeavy(reactor, () -> {
-							ran.add(job);
-							allRan.countDown();
-							if (job == 1) {
-								secondRan.countDown();
-							}
-							long until = System.nanoTime() + HEAVY_JOB_NANOS;
-							while (System.nanoTime() < until) {
-								Thread.onSpinWait();
-							}
-						});
-					}
-				});
-				assertThat(secondRan.await(10, TimeUnit.SECONDS)).isTrue();
-				long sent = System.nanoTime();
-				out.write(2);
-				assertThat(in.read()).isEqualTo(2);
-				long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
-				// The jobs are 500 ms in all; between two of them the reactor reads and echoes.
-				assertThat(millis).as("echo during the heavy jobs on %s, in ms", transport.name()).isLessThan(100);
-				assertThat(allRan.await(10, TimeUnit.SECONDS)).isTrue();
-				reactor.submit(() -> assertThat(ran).hasSize(HEAVY_JOBS).isSorted()).sync();
-			}
-			finally {
-				server.close().sync();
-			}
-		}
-		finally {
-			reactors.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
-		}
+		withEchoingReactor(requested, (transport, reactor, out, in) -> {
+			List<Integer> ran = new ArrayList<>();
+			CountDownLatch allRan = new CountDownLatch(HEAVY_JOBS);
+			CountDownLatch secondRan = new CountDownLatch(1);
+			reactor.execute(() -> {
+				for (int i = 0; i < HEAVY_JOBS; i++) {
+					int job = i;
+					Reactors.runHeavy(reactor, () -> {
+						ran.add(job);
+						allRan.countDown();
+						if (job == 1) {
+							secondRan.countDown();
+						}
+						long until = System.nanoTime() + HEAVY_JOB_NANOS;
+						while (System.nanoTime() < until) {
+							Thread.onSpinWait();
+						}
+					});
+				}
+			});
+			assertThat(secondRan.await(10, TimeUnit.SECONDS)).isTrue();
+			long sent = System.nanoTime();
+			out.write(2);
+			assertThat(in.read()).isEqualTo(2);
+			long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+			// The jobs are 500 ms in all; between two of them the reactor reads and echoes.
+			assertThat(millis).as("echo during the heavy jobs on %s, in ms", transport.name()).isLessThan(100);
+			assertThat(allRan.await(10, TimeUnit.SECONDS)).isTrue();
+			reactor.submit(() -> assertThat(ran).hasSize(HEAVY_JOBS).isSorted()).sync();
+		});
 	}
 
 	@Test
@@ -149,6 +108,41 @@ class ReactorsTests {
 		Reactors.runHeavy(ImmediateEventExecutor.INSTANCE, () -> ran.add("first"));
 		Reactors.runHeavy(ImmediateEventExecutor.INSTANCE, () -> ran.add("second"));
 		assertThat(ran).containsExactly("first", "second");
+	}
+
+	/**
+	 * Run {@code body} with one reactor on {@code requested} that echoes what a connected client sends, once the
+	 * client's first byte came back.
+	 */
+	private static void withEchoingReactor(Transport requested, EchoBody body) throws Exception {
+		ResolvedTransport transport = TransportResolver.resolve(requested, false, false);
+		Reactors reactors = Reactors.create(1, new DefaultThreadFactory("reactors-test", true),
+				transport.ioHandlerFactory());
+		try {
+			Channel server = echo(reactors, transport);
+			try (Socket client = new Socket("127.0.0.1", ((InetSocketAddress) server.localAddress()).getPort())) {
+				client.setTcpNoDelay(true);
+				client.setSoTimeout(10_000);
+				OutputStream out = client.getOutputStream();
+				InputStream in = client.getInputStream();
+				out.write(1);
+				assertThat(in.read()).isEqualTo(1);
+				body.run(transport, reactors.next(), out, in);
+			}
+			finally {
+				server.close().sync();
+			}
+		}
+		finally {
+			reactors.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
+		}
+	}
+
+	@FunctionalInterface
+	private interface EchoBody {
+
+		void run(ResolvedTransport transport, EventLoop reactor, OutputStream out, InputStream in) throws Exception;
+
 	}
 
 	private static Channel echo(Reactors reactors, ResolvedTransport transport) throws InterruptedException {
