@@ -38,9 +38,11 @@ class KhamsinObservabilityTests {
 
 	/**
 	 * How much later than the client's read the server may see a write complete: the kernel hands the client the
-	 * bytes before the server's event loop hears that its write is done.
+	 * bytes before the server's event loop hears that its write is done, and on a 2-core machine busy with the build
+	 * the event loop's thread can wait that long for a core (8.1 ms was seen in a CI run, at a client p99 of 50 ms for
+	 * pages that wait 20 ms). Still far below what a percentile taken from the wrong bucket or the wrong unit would be.
 	 */
-	private static final double WRITE_SLACK_MILLIS = 5;
+	private static final double WRITE_SLACK_MILLIS = 15;
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
