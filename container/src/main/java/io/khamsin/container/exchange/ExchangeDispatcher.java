@@ -293,34 +293,21 @@ public final class ExchangeDispatcher {
 
 	/**
 	 * An exchange wrote its last response bytes: its latency is recorded when that write completes, and its line
-	 * logged.
+	 * logged. What waits for the write is its clock, not the exchange, which is garbage from here on.
 	 */
 	void written(HttpExchange exchange, ChannelFuture lastWrite) {
 		if (exchange.isBackground()) {
 			return;
 		}
+		ReactorMetrics reactor = exchange.reactor();
 		if (lastWrite == null || lastWrite.isVoid()) {
-			exchange.reactor().requestEnded();
+			reactor.requestEnded();
 			return;
 		}
-		lastWrite.addListener(exchange);
+		lastWrite.addListener(new WriteClock(reactor, reactor.latencyKey(exchange.connection().protocol(),
+				exchange.status(), exchange.route(), RequestPath.HANDLER), exchange.startNanos()));
 		log(lastWrite, exchange.head(), exchange.remoteAddress(), exchange.status(), exchange.responseContentLength(),
 				exchange.startNanos());
-	}
-
-	/** An exchange's last write completed, well or not. */
-	void completed(HttpExchange exchange, ChannelFuture lastWrite) {
-		if (exchange.isBackground()) {
-			return;
-		}
-		if (lastWrite.isSuccess()) {
-			exchange.reactor()
-				.requestEnded(exchange.connection().protocol(), exchange.status(), exchange.route(), RequestPath.HANDLER,
-						exchange.startNanos());
-		}
-		else {
-			exchange.reactor().requestEnded();
-		}
 	}
 
 	/** An exchange was cancelled before its response was out. */

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
@@ -38,15 +37,17 @@ import io.khamsin.container.metrics.ReactorMetrics;
  * error before the response head is written becomes a 500 (a 503 when it is an allocation that found the
  * direct-memory limit reached, which passes once load drops), an error after it aborts the connection, and the
  * server goes on serving. Whatever of the request body the handler did not take is released when the exchange ends,
- * whichever way it ends. It is its own clock: it keeps when its head started, and hears when its last write
- * completes, so that timing it costs no object of its own.
+ * whichever way it ends. When its last write is handed to the channel, only its clock listens for that write to
+ * complete (a {@link WriteClock}: its reactor, the key of its tags and its start), not the exchange: on a transport
+ * whose writes complete a pass later (io_uring), an exchange kept by its write would keep its request, response and
+ * the handler's whole chain alive across a young collection, for every response of the pass.
  * <p>
  * An exchange whose page-cache lookup is deferred (it waits for another request's render of its key) is held by its
  * protocol as any other, and starts the handler only once the lookup ends as a miss or a bypass; when it ends as a
  * hit, the exchange is answered from the cache and the handler never runs. A background exchange renders a stale
  * entry again for the cache (stale-while-revalidate): no client waits for it, and it is neither counted nor logged.
  */
-public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureListener {
+public final class HttpExchange implements CoreSubscriber<Void> {
 
 	private static final Logger logger = LoggerFactory.getLogger(HttpExchange.class);
 
@@ -297,15 +298,6 @@ public final class HttpExchange implements CoreSubscriber<Void>, ChannelFutureLi
 		if (subscription != null) {
 			subscription.cancel();
 		}
-	}
-
-	/**
-	 * The response's last write completed: the exchange's clock stops.
-	 * @param lastWrite its future
-	 */
-	@Override
-	public void operationComplete(ChannelFuture lastWrite) {
-		this.dispatcher.completed(this, lastWrite);
 	}
 
 	@Override

@@ -31,12 +31,7 @@ final class TimedPromise extends DefaultChannelPromise implements ChannelFutureL
 
 	@Override
 	public void operationComplete(ChannelFuture future) {
-		if (future.isSuccess()) {
-			this.reactor.requestEnded(this.latencyKey, this.startNanos);
-		}
-		else {
-			this.reactor.requestEnded();
-		}
+		WriteClock.stop(future, this.reactor, this.latencyKey, this.startNanos);
 	}
 
 }
