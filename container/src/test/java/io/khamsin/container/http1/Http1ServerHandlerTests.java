@@ -1,19 +1,28 @@
 package io.khamsin.container.http1;
 
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import reactor.core.publisher.Mono;
 
 import io.khamsin.container.KhamsinServerConfig;
 import io.khamsin.container.engine.ConnectionRegistry;
@@ -39,10 +48,17 @@ class Http1ServerHandlerTests {
 
 	private Http1ServerHandler handler;
 
+	private ServerContext context;
+
 	private void connect() {
+		connect(this.routes.handler());
+	}
+
+	private void connect(HttpHandler httpHandler) {
 		KhamsinServerConfig config = KhamsinServerConfig.builder().build();
-		ServerContext context = new ServerContext(config.httpSettings(), this.routes.handler(),
+		ServerContext context = new ServerContext(config.httpSettings(), httpHandler,
 				new ConnectionRegistry(config.maxConnections()), new GuardCounters());
+		this.context = context;
 		ExchangeDispatcher exchanges = new ExchangeDispatcher(context, List.of(), config.compression(),
 				config.forwarded(), null, config.overload());
 		new Http1Initializer(context, exchanges).initialize(this.channel, ConnectionSecurity.PLAIN);
@@ -122,6 +138,43 @@ class Http1ServerHandlerTests {
 		assertThat(this.channel.pipeline().get(Http1Initializer.CODEC)).isNull();
 		this.channel.writeInbound(ascii("frames of another protocol"));
 		assertThat(received).hasToString("frames of another protocol");
+	}
+
+	@Test
+	void anAnsweredExchangeIsNotKeptAliveByItsLastWriteWhileThatWriteIsOnItsWay() {
+		AtomicReference<WeakReference<ServerHttpRequest>> answered = new AtomicReference<>();
+		connect((request, response) -> {
+			answered.set(new WeakReference<>(request));
+			return response.writeWith(Mono.just(response.bufferFactory().wrap("answered".getBytes(StandardCharsets.US_ASCII))));
+		});
+		// As on io_uring, where a write completes a ring pass after it was flushed: the writes go out, and their
+		// promises wait here until released.
+		List<ChannelPromise> onTheirWay = new ArrayList<>();
+		this.channel.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+
+			@Override
+			public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+				onTheirWay.add(promise);
+				ctx.write(msg);
+			}
+
+		});
+		send("GET /answer HTTP/1.1\r\nHost: a\r\n\r\n");
+		assertThat(awaitWritten("answered")).startsWith("HTTP/1.1 200 OK");
+		assertThat(onTheirWay).isNotEmpty().noneMatch(ChannelPromise::isDone);
+		assertThat(this.context.metrics().totals().requestsActive()).as("the request ends when its write does").isOne();
+		// Its request, response and the handler's chain are garbage while the write waits: only its clock listens.
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+			System.gc();
+			assertThat(answered.get().get()).as("the request, once answered").isNull();
+		});
+		onTheirWay.forEach(ChannelPromise::setSuccess);
+		assertThat(this.context.metrics().totals().requestsActive()).isZero();
+		assertThat(this.context.metrics().latency().sinceStart().values())
+			.as("its latency recorded when the write completed")
+			.singleElement()
+			.extracting(Histogram::getTotalCount)
+			.isEqualTo(1L);
 	}
 
 	private void send(String requests) {
