@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -27,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A reactor serves its sockets while a burst of timers that came due together runs: a byte sent to an echo server
  * during 5,000 tasks of 0.1 ms each (half a second of tasks, as a burst of timeouts that each answer and close a
  * connection) comes back within a few of them, not after the whole burst. And heavy jobs that come together (100 of
- * 5 ms, as the signatures of ClientHellos that arrived together) run one per pass over the sockets, in order.
+ * 5 ms, as the signatures of ClientHellos that arrived together) run one per pass over the sockets of a reactor
+ * that does little else, in order, while a reactor busy with other work gives them as much of its time as that work.
  */
 class ReactorsTests {
 
@@ -38,6 +41,12 @@ class ReactorsTests {
 	private static final int HEAVY_JOBS = 100;
 
 	private static final long HEAVY_JOB_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+	private static final long BUSY_PASS_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+	private static final int BURST_JOBS = 20;
+
+	private static final long BURST_JOB_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
 	@ParameterizedTest
 	@EnumSource(value = Transport.class, names = { "IO_URING", "EPOLL", "NIO" })
@@ -50,10 +59,7 @@ class ReactorsTests {
 				for (int i = 0; i < TASKS; i++) {
 					reactor.schedule(() -> {
 						burstBegan.countDown();
-						long until = System.nanoTime() + TASK_NANOS;
-						while (System.nanoTime() < until) {
-							Thread.onSpinWait();
-						}
+						spin(TASK_NANOS);
 					}, 20, TimeUnit.MILLISECONDS);
 				}
 			});
@@ -83,10 +89,7 @@ class ReactorsTests {
 						if (job == 1) {
 							secondRan.countDown();
 						}
-						long until = System.nanoTime() + HEAVY_JOB_NANOS;
-						while (System.nanoTime() < until) {
-							Thread.onSpinWait();
-						}
+						spin(HEAVY_JOB_NANOS);
 					});
 				}
 			});
@@ -102,12 +105,66 @@ class ReactorsTests {
 		});
 	}
 
+	@ParameterizedTest
+	@EnumSource(value = Transport.class, names = { "IO_URING", "EPOLL", "NIO" })
+	void aBusyReactorGivesHeavyJobsAsMuchOfItsTimeAsItsOtherWork(Transport requested) throws Exception {
+		withEchoingReactor(requested, (transport, reactor, out, in) -> {
+			// Other work of 20 ms in every pass, as a reactor serving many busy connections, and 20 heavy jobs of
+			// 2 ms, as a burst of new TLS connections.
+			AtomicInteger passes = new AtomicInteger();
+			AtomicBoolean busy = new AtomicBoolean(true);
+			Runnable work = new Runnable() {
+
+				@Override
+				public void run() {
+					passes.incrementAndGet();
+					spin(BUSY_PASS_NANOS);
+					if (busy.get()) {
+						// A timer due now is taken once per pass.
+						reactor.schedule(this, 0, TimeUnit.NANOSECONDS);
+					}
+				}
+
+			};
+			List<Integer> ranInPass = new ArrayList<>();
+			CountDownLatch allRan = new CountDownLatch(BURST_JOBS);
+			reactor.execute(() -> reactor.schedule(work, 0, TimeUnit.NANOSECONDS));
+			reactor.schedule(() -> {
+				for (int i = 0; i < BURST_JOBS; i++) {
+					Reactors.runHeavy(reactor, () -> {
+						ranInPass.add(passes.get());
+						spin(BURST_JOB_NANOS);
+						allRan.countDown();
+					});
+				}
+			}, 100, TimeUnit.MILLISECONDS);
+			try {
+				assertThat(allRan.await(10, TimeUnit.SECONDS)).isTrue();
+			}
+			finally {
+				busy.set(false);
+			}
+			int first = ranInPass.get(0);
+			int last = ranInPass.get(ranInPass.size() - 1);
+			// One job a pass would take 20 passes; sharing the time, the first pass measured takes about ten.
+			assertThat(last - first).as("passes the jobs took on %s", transport.name()).isLessThanOrEqualTo(5);
+		});
+	}
+
 	@Test
 	void offAReactorAHeavyJobRunsAtOnce() {
 		List<String> ran = new ArrayList<>();
 		Reactors.runHeavy(ImmediateEventExecutor.INSTANCE, () -> ran.add("first"));
 		Reactors.runHeavy(ImmediateEventExecutor.INSTANCE, () -> ran.add("second"));
 		assertThat(ran).containsExactly("first", "second");
+	}
+
+	/** Hold the calling thread for {@code nanos}, as work on the CPU would. */
+	private static void spin(long nanos) {
+		long until = System.nanoTime() + nanos;
+		while (System.nanoTime() < until) {
+			Thread.onSpinWait();
+		}
 	}
 
 	/**
