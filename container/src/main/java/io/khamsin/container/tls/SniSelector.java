@@ -27,9 +27,9 @@ import io.khamsin.container.transport.Reactors;
  * connection the {@link KernelTlsPolicy} takes gets a {@link KernelTlsHandler} for the identity chosen instead.
  * <p>
  * The handler it becomes answers the ClientHello at once, signature included, so the choice is made as a heavy job of
- * the reactor ({@link Reactors#runHeavy}): ClientHellos that arrive together are answered one per pass over the
- * reactor's sockets, and the requests of its other connections are served between them. Until its turn comes the
- * connection's further bytes wait here.
+ * the reactor ({@link Reactors#runHeavy}): ClientHellos that arrive together are answered between passes over the
+ * reactor's sockets, with at most as much of its time as its other work, and the requests of its other connections
+ * are served between them. Until its turn comes the connection's further bytes wait here.
  */
 final class SniSelector extends SniHandler {
 

@@ -2,8 +2,8 @@
  * The reactors, their listeners and the first steps of a connection: which I/O transport runs (io_uring, epoll or
  * NIO, {@link io.khamsin.container.transport.Transport}) and why; the reactors themselves
  * ({@link io.khamsin.container.transport.Reactors}, which serve their sockets between tasks at least every millisecond,
-and run heavy jobs such as a TLS handshake's signature one per pass over the sockets); how a listener is bound
- * ({@link io.khamsin.container.transport.TcpListener}: one {@code SO_REUSEPORT} socket per reactor, or one shared
+ * and give heavy jobs such as a TLS handshake's signature as much of their time as their other work); how a listener
+ * is bound ({@link io.khamsin.container.transport.TcpListener}: one {@code SO_REUSEPORT} socket per reactor, or one shared
  * socket, {@link io.khamsin.container.transport.ListenerMode}; a QUIC listener joins as another
  * {@link io.khamsin.container.transport.Listener}); and what every accepted connection goes through
  * ({@link io.khamsin.container.transport.ConnectionInitializer}: admission, its counts, the byte counter, the
