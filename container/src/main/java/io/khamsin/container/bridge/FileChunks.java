@@ -43,6 +43,55 @@ final class FileChunks {
 			.subscribeOn(Schedulers.boundedElastic());
 	}
 
+	/**
+	 * The bytes of {@code file} from {@code position}, {@code count} of them, in one buffer read now, on the calling
+	 * thread: for a body small enough to be read by one read ({@link io.khamsin.container.egress.FileEgress#readsWhole}).
+	 * @param file the file
+	 * @param position where the range starts
+	 * @param count its length
+	 * @param factory the buffers to read into
+	 * @return the buffer, holding the whole range
+	 * @throws EOFException if the file ends before the range does
+	 * @throws IOException if the file can not be opened or read
+	 */
+	static DataBuffer readWhole(Path file, long position, int count, DataBufferFactory factory) throws IOException {
+		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+			DataBuffer buffer = factory.allocateBuffer(count);
+			try {
+				int read = readInto(channel, position, buffer, count);
+				if (read < count) {
+					throw new EOFException("The file ended " + (count - read) + " bytes before the range sent from it");
+				}
+				return buffer;
+			}
+			catch (IOException | RuntimeException ex) {
+				DataBufferUtils.release(buffer);
+				throw ex;
+			}
+		}
+	}
+
+	/**
+	 * Read up to {@code length} bytes at {@code position} into {@code buffer}, fewer only where the file ends.
+	 * @return how many were read, now the buffer's written part
+	 */
+	private static int readInto(FileChannel channel, long position, DataBuffer buffer, int length) throws IOException {
+		int read = 0;
+		try (DataBuffer.ByteBufferIterator buffers = buffer.writableByteBuffers()) {
+			ByteBuffer target = buffers.next();
+			target.limit(target.position() + length);
+			while (target.hasRemaining()) {
+				int n = channel.read(target, position + read);
+				if (n < 0) {
+					break;
+				}
+				read += n;
+			}
+		}
+		buffer.writePosition(buffer.writePosition() + read);
+		return read;
+	}
+
 	/** What is left of the range, and the open file it is read from. */
 	private static final class Range {
 
@@ -65,19 +114,9 @@ final class FileChunks {
 			}
 			int length = (int) Math.min(chunkSize, this.remaining);
 			DataBuffer buffer = factory.allocateBuffer(length);
-			int read = 0;
-			boolean ended = false;
-			try (DataBuffer.ByteBufferIterator buffers = buffer.writableByteBuffers()) {
-				ByteBuffer target = buffers.next();
-				target.limit(target.position() + length);
-				while (target.hasRemaining()) {
-					int n = this.channel.read(target, this.position + read);
-					if (n < 0) {
-						ended = true;
-						break;
-					}
-					read += n;
-				}
+			int read;
+			try {
+				read = readInto(this.channel, this.position, buffer, length);
 			}
 			catch (IOException | RuntimeException ex) {
 				DataBufferUtils.release(buffer);
@@ -89,14 +128,13 @@ final class FileChunks {
 				sink.error(shorter());
 				return this;
 			}
-			buffer.writePosition(buffer.writePosition() + read);
 			this.position += read;
 			this.remaining -= read;
 			sink.next(buffer);
 			if (this.remaining == 0) {
 				sink.complete();
 			}
-			else if (ended) {
+			else if (read < length) {
 				sink.error(shorter());
 			}
 			return this;

@@ -2,6 +2,7 @@ package io.khamsin.container.bridge;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -193,6 +194,9 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			EgressReason egress = FileEgress.choose(connection.framed(), connection.sealing(),
 					this.channel.copiesResponse());
 			this.egress.record(egress);
+			if (!this.headRequest && FileEgress.readsWhole(egress, count, FileRegions.readsIntoBuffers(this.channel.channel()))) {
+				return onEventLoop(() -> writeFileWhole(file, position, (int) count, egress.path() == EgressPath.SENDFILE));
+			}
 			if (egress.path() == EgressPath.SENDFILE) {
 				return onEventLoop(() -> writeFileRegion(file, position, count));
 			}
@@ -219,9 +223,47 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			return Mono.empty();
 		}
 		return Mono.create((sink) -> this.eventLoop.execute(() -> {
-			action.run();
+			try {
+				action.run();
+			}
+			catch (RuntimeException ex) {
+				sink.error(ex);
+				return;
+			}
 			sink.success();
 		}));
+	}
+
+	/**
+	 * Read a small file body whole and write it with the head as one message. A body the kernel would otherwise
+	 * send as a file region stays uncompressed, as that region's would; one that passes through the JVM in any case
+	 * is written as any whole body.
+	 */
+	private void writeFileWhole(Path file, long position, int count, boolean asRegion) {
+		if (this.aborted) {
+			return;
+		}
+		DataBuffer body;
+		try {
+			body = FileChunks.readWhole(file, position, count, bufferFactory());
+		}
+		catch (EOFException ex) {
+			logger.warn("The file {} is shorter than the range to send from it: {}; answering 500. Replace a served "
+					+ "file by renaming a new one into place, not by rewriting it", file, ex.getMessage());
+			throw new UncheckedIOException(ex);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
+		if (!asRegion) {
+			writeFull(body);
+			return;
+		}
+		if (this.encoding != null) {
+			this.encoding.decide(statusCode(), count, true);
+		}
+		writeFullMessage(toByteBuf(body), null);
 	}
 
 	private void writeFileRegion(Path file, long position, long count) {

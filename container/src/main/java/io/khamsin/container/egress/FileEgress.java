@@ -8,6 +8,11 @@ package io.khamsin.container.egress;
  */
 public final class FileEgress {
 
+	/**
+	 * The largest file body read whole: one read on the connection's event loop, sent with its head in one message.
+	 */
+	public static final int WHOLE_READ_LIMIT = 64 * 1024;
+
 	private FileEgress() {
 	}
 
@@ -31,6 +36,22 @@ public final class FileEgress {
 			case KERNEL_REFUSED -> EgressReason.KERNEL_TLS_REFUSED;
 			case USERSPACE -> EgressReason.TLS_IN_USERSPACE;
 		};
+	}
+
+	/**
+	 * Whether a file body is read whole, by one read on its connection's event loop, and written with its head as
+	 * one message: where its bytes pass through the JVM anyway (a user-space path, or a transport whose file regions
+	 * read the file into buffers, as io_uring's do) and fit one read of at most {@value #WHOLE_READ_LIMIT} bytes.
+	 * Otherwise such a body is read in chunks off the event loop, or left to the transport's file region. A read of a
+	 * file in the page cache takes microseconds; one that misses it holds the event loop for one disk read of that
+	 * size, as each chunk of io_uring's file region already does.
+	 * @param reason how the body leaves, from {@link #choose}
+	 * @param count the body's length
+	 * @param regionsRead whether the connection's transport sends a file region by reading it into buffers
+	 * @return whether the body is read whole
+	 */
+	public static boolean readsWhole(EgressReason reason, long count, boolean regionsRead) {
+		return count > 0 && count <= WHOLE_READ_LIMIT && (reason.path() == EgressPath.USERSPACE || regionsRead);
 	}
 
 }

@@ -50,10 +50,20 @@ public final class FileRegions {
 	 * @return the region, to write to the channel
 	 */
 	public static FileRegion of(Channel channel, File file, long position, long count) {
-		if (channel instanceof IoUringSocketChannel) {
+		if (readsIntoBuffers(channel)) {
 			return new ReadFileRegion(file, position, count);
 		}
 		return new DefaultFileRegion(file, position, count);
+	}
+
+	/**
+	 * Whether {@code channel}'s transport sends a file region by reading the file into buffers (io_uring), rather
+	 * than by the kernel copying it to the socket ({@code sendfile} on epoll and NIO).
+	 * @param channel the connection
+	 * @return whether its file regions pass through the JVM
+	 */
+	public static boolean readsIntoBuffers(Channel channel) {
+		return channel instanceof IoUringSocketChannel;
 	}
 
 	/**

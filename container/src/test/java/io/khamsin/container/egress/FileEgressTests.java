@@ -192,12 +192,95 @@ class FileEgressTests {
 		assertThat(download(scheme, protocol)).as("the next download").isEqualTo(digest);
 	}
 
+	@ParameterizedTest(name = "{0} {1} {2}")
+	@CsvSource({ "IO_URING, http, --http1.1", "EPOLL, http, --http1.1", "NIO, http, --http1.1",
+			"AUTO, https, --http1.1", "AUTO, http, --http2-prior-knowledge", "AUTO, https, --http2" })
+	void filesAroundTheLargestReadWholeArriveWhole(Transport transport, String scheme, String protocol)
+			throws Exception {
+		startWithHttp2(transport, scheme);
+		for (int size : new int[] { 1, FileEgress.WHOLE_READ_LIMIT - 1, FileEgress.WHOLE_READ_LIMIT,
+				FileEgress.WHOLE_READ_LIMIT + 1 }) {
+			Path small = dir.resolve("small-" + size + ".bin");
+			byte[] content = new byte[size];
+			new Random(size).nextBytes(content);
+			Files.write(small, content);
+			assertThat(download(scheme, protocol, "/" + small.getFileName())).as("%s bytes", size)
+				.isEqualTo(sha256(small));
+		}
+		// A range of a larger file that fits one read, as Spring writes a single range.
+		Path range = dir.resolve("range.bin");
+		try (FileChannel whole = FileChannel.open(file)) {
+			Files.write(range, new byte[0]);
+			try (FileChannel part = FileChannel.open(range, StandardOpenOption.WRITE)) {
+				whole.transferTo(1000, 4096, part);
+			}
+		}
+		assertThat(download(scheme, protocol, "/download.bin?from=1000&count=4096")).isEqualTo(sha256(range));
+	}
+
+	@ParameterizedTest(name = "{0} {1}")
+	@CsvSource({ "IO_URING, http", "AUTO, https" })
+	void aSmallFileShorterThanItsRangeIsAnswered500AndTheConnectionServesOn(Transport transport, String scheme)
+			throws Exception {
+		CommandLine.assumeInstalled("curl", "curl");
+		Files.write(dir.resolve("short.bin"), new byte[1000]);
+		startWithHttp2(transport, scheme);
+		String url = scheme + "://127.0.0.1:" + this.server.port();
+		Path out = Files.createTempFile(dir, "out", ".bin");
+		try (LogCapture log = LogCapture.ofPackage("io.khamsin.container.bridge")) {
+			// One curl, two requests: the second reuses the connection the first was answered on.
+			CommandLine.Result result = CommandLine.run(null, WAIT, List.of("curl", "-sS", "-k", "--http1.1", "-w",
+					"%{http_code} %{num_connects}\\n", "-o", "/dev/null", url + "/short.bin?count=2000", "-o",
+					out.toString(), url + "/download.bin"));
+			assertThat(result.exitCode()).as("curl exit code, output: %s", result.output()).isZero();
+			assertThat(result.output().lines()).containsExactly("500 1", "200 0");
+			assertShorterLogged(log);
+		}
+		assertThat(sha256(out)).isEqualTo(digest);
+	}
+
+	@Test
+	void aSmallFileShorterThanItsRangeIsAnswered500OnItsHttp2StreamAndTheConnectionServesOn() throws Exception {
+		// curl 7.88 fails to reuse an h2c connection with any server, so nghttp asks on one connection.
+		CommandLine.assumeInstalled("nghttp", "nghttp2-client");
+		Files.write(dir.resolve("short.bin"), new byte[1000]);
+		startWithHttp2(Transport.AUTO, "http");
+		String url = "http://127.0.0.1:" + this.server.port();
+		try (LogCapture log = LogCapture.ofPackage("io.khamsin.container.bridge")) {
+			CommandLine.Result result = CommandLine.run(null, WAIT,
+					List.of("nghttp", "-nv", url + "/short.bin?count=2000", url + "/download.bin"));
+			assertThat(result.exitCode()).as("nghttp exit code, output: %s", result.output()).isZero();
+			assertThat(result.output()).contains(":status: 500", ":status: 200")
+				.doesNotContain("recv RST_STREAM", "recv GOAWAY");
+			assertShorterLogged(log);
+		}
+		assertThat(download("http", "--http2-prior-knowledge")).isEqualTo(digest);
+	}
+
+	private static void assertShorterLogged(LogCapture log) {
+		assertThat(log.messages(Level.WARN)).singleElement()
+			.asString()
+			.contains("short.bin is shorter than the range to send from it")
+			.contains("answering 500");
+	}
+
+	private void startWithHttp2(Transport transport, String scheme) {
+		start((config) -> {
+			config.transport(transport).http2(Http2Config.builder().enabled(true).build());
+			return scheme.equals("https")
+					? config.tls(TlsConfig.builder(DevelopmentCertificate.create().material()).build()) : config;
+		});
+	}
+
 	private void start(UnaryOperator<KhamsinServerConfig.Builder> settings) {
 		HttpHandler handler = (request, response) -> {
 			response.getHeaders().set("Cache-Control", "max-age=60");
 			Path body = dir.resolve(request.getPath().value().substring(1));
+			String from = request.getQueryParams().getFirst("from");
+			String count = request.getQueryParams().getFirst("count");
 			try {
-				return ((ZeroCopyHttpOutputMessage) response).writeWith(body, 0, Files.size(body));
+				return ((ZeroCopyHttpOutputMessage) response).writeWith(body, (from != null) ? Long.parseLong(from) : 0,
+						(count != null) ? Long.parseLong(count) : Files.size(body));
 			}
 			catch (IOException ex) {
 				return Mono.error(ex);
@@ -212,10 +295,14 @@ class FileEgressTests {
 	}
 
 	private String download(String scheme, String protocol) throws Exception {
+		return download(scheme, protocol, "/download.bin");
+	}
+
+	private String download(String scheme, String protocol, String path) throws Exception {
 		CommandLine.assumeInstalled("curl", "curl");
 		Path out = Files.createTempFile(dir, "out", ".bin");
 		List<String> command = new ArrayList<>(List.of("curl", "-sS", "-k", protocol, "-o", out.toString(),
-				scheme + "://127.0.0.1:" + this.server.port() + "/download.bin"));
+				scheme + "://127.0.0.1:" + this.server.port() + path));
 		CommandLine.Result result = CommandLine.run(null, WAIT, command);
 		assertThat(result.exitCode()).as("curl exit code, output: %s", result.output()).isZero();
 		return sha256(out);
