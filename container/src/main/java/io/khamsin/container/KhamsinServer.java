@@ -425,13 +425,14 @@ public final class KhamsinServer {
 			return List.of();
 		}
 		List<ListenerInfo> listeners = listeners();
-		String kernelCopy = (running.transport().transport() == Transport.IO_URING) ? "pread and send, 64 KiB at a time"
+		String regionCalls = (running.transport().transport() == Transport.IO_URING)
+				? "pread and send: a body of at most 64 KiB read whole and sent with its head, a larger one 64 KiB at a time"
 				: "sendfile";
 		EgressModes.KernelTls kernelTls = (this.tls != null && listeners.stream().anyMatch(ListenerInfo::secure))
 				? new EgressModes.KernelTls(this.tls.contexts().kernelTlsEngages(),
 						this.tls.contexts().kernelTlsDescription())
 				: null;
-		return EgressModes.of(running.transport().name(), kernelCopy,
+		return EgressModes.of(running.transport().name(), regionCalls,
 				listeners.stream().anyMatch((listener) -> !listener.secure()), kernelTls);
 	}
 

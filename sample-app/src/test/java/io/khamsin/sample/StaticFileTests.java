@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -149,6 +150,33 @@ class StaticFileTests {
 				assertThat(new String(response.body(), StandardCharsets.UTF_8)).doesNotContain("not for the web");
 			}
 		}
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aFileReplacedBetweenTwoRequestsIsServedAsItIsNow(Container container) throws Exception {
+		Path file = SampleServers.filesDir().resolve("replaced-" + container + ".txt");
+		Files.writeString(file, "first");
+		Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-02T03:04:05Z")));
+		URI uri = container.server().uri("/files/" + file.getFileName());
+		HttpResponse<String> first = this.client.send(HttpRequest.newBuilder(uri).build(),
+				HttpResponse.BodyHandlers.ofString());
+		Path replacement = file.resolveSibling(file.getFileName() + ".new");
+		Files.writeString(replacement, "the second, longer");
+		Files.move(replacement, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+		Thread.sleep(10);
+		HttpResponse<String> second = this.client.send(HttpRequest.newBuilder(uri).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(first.body()).isEqualTo("first");
+		assertThat(first.headers().firstValue("Last-Modified")).hasValue("Fri, 02 Jan 2026 03:04:05 GMT");
+		assertThat(second.statusCode()).isEqualTo(200);
+		assertThat(second.body()).isEqualTo("the second, longer");
+		assertThat(second.headers().firstValueAsLong("Content-Length")).hasValue(18);
+		assertThat(second.headers().firstValue("Last-Modified")).isNotEqualTo(first.headers().firstValue("Last-Modified"));
+		Files.delete(file);
+		Thread.sleep(10);
+		assertThat(this.client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString())
+			.statusCode()).as("once deleted").isEqualTo(404);
 	}
 
 }

@@ -78,9 +78,13 @@ public record KhamsinProperties(@DefaultValue("true") boolean enabled, Integer r
 	 * @param ifRange Whether a GET with Range and If-Range gets its range only while If-Range matches the response's
 	 * strong ETag or its Last-Modified, and the whole representation otherwise (RFC 9110, section 13.1.5), for Spring's
 	 * resource handling and any handler that answers ranges.
+	 * @param statOnce Whether Spring's resource handling learns whether a file it serves from the file system exists,
+	 * is readable, how long it is and when it changed from one stat per request, instead of a system call for each.
+	 * Readability comes from the file's permissions when everyone may read it, and from the kernel otherwise.
 	 */
 	public record EgressProperties(@DefaultValue("auto") KernelTlsMode ktls,
-			@DefaultValue("false") boolean precompressedZstd, @DefaultValue("true") boolean ifRange) {
+			@DefaultValue("false") boolean precompressedZstd, @DefaultValue("true") boolean ifRange,
+			@DefaultValue("true") boolean statOnce) {
 
 	}
 

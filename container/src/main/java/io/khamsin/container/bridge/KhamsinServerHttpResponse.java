@@ -194,7 +194,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			EgressReason egress = FileEgress.choose(connection.framed(), connection.sealing(),
 					this.channel.copiesResponse());
 			this.egress.record(egress);
-			if (!this.headRequest && FileEgress.readsWhole(egress, count, FileRegions.readsIntoBuffers(this.channel.channel()))) {
+			boolean regionsRead = FileRegions.readsIntoBuffers(this.channel.channel());
+			if (!this.headRequest && FileEgress.readsWhole(egress, count, regionsRead)) {
 				return onEventLoop(() -> writeFileWhole(file, position, (int) count, egress.path() == EgressPath.SENDFILE));
 			}
 			if (egress.path() == EgressPath.SENDFILE) {
