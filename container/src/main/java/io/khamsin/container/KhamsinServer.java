@@ -426,7 +426,8 @@ public final class KhamsinServer {
 		}
 		List<ListenerInfo> listeners = listeners();
 		String regionCalls = (running.transport().transport() == Transport.IO_URING)
-				? "pread and send: a body of at most 64 KiB read whole and sent with its head, a larger one 64 KiB at a time"
+				? "pread and send: a body of at most 64 KiB read whole and sent with its head, "
+						+ "a larger one 64 KiB at a time"
 				: "sendfile";
 		EgressModes.KernelTls kernelTls = (this.tls != null && listeners.stream().anyMatch(ListenerInfo::secure))
 				? new EgressModes.KernelTls(this.tls.contexts().kernelTlsEngages(),

@@ -172,7 +172,8 @@ class StaticFileTests {
 		assertThat(second.statusCode()).isEqualTo(200);
 		assertThat(second.body()).isEqualTo("the second, longer");
 		assertThat(second.headers().firstValueAsLong("Content-Length")).hasValue(18);
-		assertThat(second.headers().firstValue("Last-Modified")).isNotEqualTo(first.headers().firstValue("Last-Modified"));
+		assertThat(second.headers().firstValue("Last-Modified"))
+			.isNotEqualTo(first.headers().firstValue("Last-Modified"));
 		Files.delete(file);
 		Thread.sleep(10);
 		assertThat(this.client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString())

@@ -3,7 +3,6 @@ package io.khamsin.boot.resources;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -16,8 +15,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * A file of the file system whose attributes (whether it exists and is a readable file, its length, its date) come
- * from one {@code stat}, taken when one of them is first asked for and reused for a millisecond: the four calls
- * Spring's resource handling makes for one request, microseconds apart, cost one system call instead of five
+ * from one {@code stat}, taken when one of them is first asked for and reused for a millisecond: the questions
+ * Spring's resource handling asks of it for one request, microseconds apart, cost one system call instead of four
  * ({@code stat} for a directory, {@code access}, {@code stat} for the date and again for the length). A later request
  * reads the file again. Readability is taken from the permissions when everyone may read the file, and asked of the
  * kernel ({@code access}) otherwise.
@@ -108,11 +107,8 @@ final class StatOnceResource extends FileSystemResource {
 				return new Attributes(true, basic.isDirectory(), everyoneReads, basic.size(),
 						basic.lastModifiedTime().toMillis(), now);
 			}
-			catch (NoSuchFileException ex) {
-				return new Attributes(false, false, false, 0, 0, now);
-			}
 			catch (IOException | SecurityException ex) {
-				// As Spring's file resources answer when the file system can not say: not there.
+				// Missing, or the file system can not say: not there, as Spring's file resources answer.
 				return new Attributes(false, false, false, 0, 0, now);
 			}
 		}

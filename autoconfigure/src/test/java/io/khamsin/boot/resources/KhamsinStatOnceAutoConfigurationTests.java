@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KhamsinStatOnceAutoConfigurationTests {
 
 	private final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(WebFluxAutoConfiguration.class, KhamsinStatOnceAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(WebFluxAutoConfiguration.class, KhamsinStatOnceAutoConfiguration.class))
 		.withUserConfiguration(Files.class);
 
 	@Test

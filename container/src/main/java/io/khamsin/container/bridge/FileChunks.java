@@ -45,7 +45,8 @@ final class FileChunks {
 
 	/**
 	 * The bytes of {@code file} from {@code position}, {@code count} of them, in one buffer read now, on the calling
-	 * thread: for a body small enough to be read by one read ({@link io.khamsin.container.egress.FileEgress#readsWhole}).
+	 * thread: for a body small enough to be read by one read
+	 * ({@link io.khamsin.container.egress.FileEgress#readsWhole}).
 	 * @param file the file
 	 * @param position where the range starts
 	 * @param count its length

@@ -196,7 +196,8 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 			this.egress.record(egress);
 			boolean regionsRead = FileRegions.readsIntoBuffers(this.channel.channel());
 			if (!this.headRequest && FileEgress.readsWhole(egress, count, regionsRead)) {
-				return onEventLoop(() -> writeFileWhole(file, position, (int) count, egress.path() == EgressPath.SENDFILE));
+				boolean asRegion = egress.path() == EgressPath.SENDFILE;
+				return onEventLoop(() -> writeFileWhole(file, position, (int) count, asRegion));
 			}
 			if (egress.path() == EgressPath.SENDFILE) {
 				return onEventLoop(() -> writeFileRegion(file, position, count));

@@ -27,7 +27,8 @@ public final class EgressModes {
 				: new EgressMode("ktls", false, "no listener serves TLS");
 		return List.of(sendfile(transport, regionCalls, plain), ktls,
 				new EgressMode("userspace", true, "pooled buffers, for every connection; a file body of at most "
-						+ FileEgress.WHOLE_READ_LIMIT / 1024 + " KiB read whole on the event loop, a larger one in chunks off it"));
+						+ FileEgress.WHOLE_READ_LIMIT / 1024
+						+ " KiB read whole on the event loop, a larger one in chunks off it"));
 	}
 
 	private static EgressMode sendfile(String transport, String regionCalls, boolean plain) {
