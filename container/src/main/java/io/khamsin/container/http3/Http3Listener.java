@@ -19,6 +19,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
@@ -52,7 +54,9 @@ import io.khamsin.container.transport.Transport;
  * {@link QuicCodecDispatcher} writes each socket's index into the connection IDs it issues and hands every packet to
  * the socket, and so the reactor, that owns its connection. Each QUIC connection then starts with the server's
  * {@link ConnectionInitializer}, as a TCP connection does: admitted or refused, counted, and set up for HTTP/3.
- * On epoll, where the kernel offers UDP GSO, a burst of packets to one client leaves in one {@code sendmsg}.
+ * On epoll, where the kernel offers UDP GSO, a burst of packets to one client leaves in one {@code sendmsg}, and
+ * the datagrams waiting on a socket are taken by one {@code recvmmsg} each time it is read, instead of a
+ * {@code recvmsg} apiece.
  */
 public final class Http3Listener implements Listener {
 
@@ -60,6 +64,15 @@ public final class Http3Listener implements Listener {
 
 	/** The most packets one GSO send carries. */
 	private static final int GSO_SEGMENTS = 10;
+
+	/** The most datagrams one {@code recvmmsg} takes on epoll. */
+	static final int DATAGRAMS_PER_READ = 16;
+
+	/**
+	 * The least room each datagram of a {@code recvmmsg} gets: what Netty's datagram channels read one datagram into.
+	 * A client's first datagrams come before it knows the server's {@code max_udp_payload_size}, and may be larger.
+	 */
+	static final int MIN_RECEIVE_SLOT = 2048;
 
 	private final List<Channel> sockets;
 
@@ -188,6 +201,11 @@ public final class Http3Listener implements Listener {
 		if (reusePort) {
 			bootstrap.option(UnixChannelOption.SO_REUSEPORT, true);
 		}
+		if (transport.transport() == Transport.EPOLL) {
+			int slot = receiveSlot(config);
+			bootstrap.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot)
+				.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(slot * DATAGRAMS_PER_READ));
+		}
 		try {
 			return bootstrap.bind(address).syncUninterruptibly().channel();
 		}
@@ -198,6 +216,14 @@ public final class Http3Listener implements Listener {
 			throw new IllegalStateException("khamsin could not bind UDP " + address + " for HTTP/3: " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	/**
+	 * The room each datagram gets in a read: at least the largest payload the server advertises, and no less than a
+	 * datagram read alone would have, since a datagram longer than its room arrives cut and its packet is lost.
+	 */
+	static int receiveSlot(Http3Config config) {
+		return Math.max(config.maxUdpPayloadSize(), MIN_RECEIVE_SLOT);
 	}
 
 	private static Class<? extends DatagramChannel> datagramChannel(Transport transport) {

@@ -221,6 +221,27 @@ class Http3Tests {
 	}
 
 	@Test
+	void aClientWhoseFirstDatagramsAreLargerThanTheServersLimitIsServed() throws Exception {
+		// The server advertises 1350 bytes (max_udp_payload_size), but a client's Initial packets leave before it
+		// knows, padded to the client's own size: here 1472 bytes, all an Ethernet path carries. Read many to a system
+		// call, each datagram must still get room for all of it: cut, its packet would fail to decrypt and the
+		// handshake never complete.
+		CommandLine.assumeInstalled("gtlsclient", "ngtcp2-client");
+		start(true, 1);
+		int port = this.server.port();
+		Path downloads = Files.createTempDirectory(dir, "gtlsclient-1472");
+		try (UdpRebindingRelay relay = new UdpRebindingRelay(new InetSocketAddress("127.0.0.1", port), 1)) {
+			CommandLine.Result result = CommandLine.run(null, TIMEOUT, "gtlsclient", "--quiet", "--no-quic-dump",
+					"--no-http-dump", "--exit-on-all-streams-close", "--sni=localhost", "--download=" + downloads,
+					"--max-udp-payload-size=1472", "--handshake-timeout=5s", "127.0.0.1", Integer.toString(relay.port()),
+					"https://localhost:" + port + "/plaintext");
+			assertThat(relay.largestFromClient()).as("the client's longest datagram").isEqualTo(1472);
+			assertThat(result.exitCode()).as(result.toString()).isZero();
+		}
+		assertThat(Files.readString(downloads.resolve("plaintext"))).isEqualTo("Hello, World!");
+	}
+
+	@Test
 	void ngtcp2sClientFetchesTextAndAFileOverHttp3() throws Exception {
 		CommandLine.assumeInstalled("gtlsclient", "ngtcp2-client");
 		start(true, 2);

@@ -14,7 +14,7 @@ import java.util.List;
  * A UDP relay that plays a NAT which rebinds: a client sends to the relay's port, and the relay forwards each of its
  * datagrams to the server from one of several local sockets, the one chosen last by {@link #rebind(int)}, so that the
  * server sees the client's address change mid-connection; whatever the server sends to any of those sockets goes back
- * to the client. One thread per socket.
+ * to the client. One thread per socket. It notes the longest datagram the client sent.
  */
 public final class UdpRebindingRelay implements AutoCloseable {
 
@@ -29,6 +29,8 @@ public final class UdpRebindingRelay implements AutoCloseable {
 	private volatile int current;
 
 	private volatile SocketAddress client;
+
+	private volatile int largestFromClient;
 
 	/**
 	 * Start a relay in front of a server.
@@ -71,6 +73,11 @@ public final class UdpRebindingRelay implements AutoCloseable {
 		return this.upstream.get(socket).getLocalPort();
 	}
 
+	/** @return the length of the longest datagram the client sent so far */
+	public int largestFromClient() {
+		return this.largestFromClient;
+	}
+
 	private void pump(DatagramSocket from, boolean fromClient) {
 		byte[] buffer = new byte[65_536];
 		DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
@@ -80,6 +87,7 @@ public final class UdpRebindingRelay implements AutoCloseable {
 				from.receive(packet);
 				if (fromClient) {
 					this.client = packet.getSocketAddress();
+					this.largestFromClient = Math.max(this.largestFromClient, packet.getLength());
 					this.upstream.get(this.current)
 						.send(new DatagramPacket(buffer, packet.getOffset(), packet.getLength(), this.server));
 				}
