@@ -1,11 +1,9 @@
 package io.khamsin.container.bridge;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -41,17 +39,12 @@ import reactor.core.publisher.Mono;
 
 import io.khamsin.container.compression.ResponseCompression;
 import io.khamsin.container.egress.EgressCounters;
-import io.khamsin.container.egress.EgressPath;
-import io.khamsin.container.egress.EgressReason;
-import io.khamsin.container.egress.FileEgress;
-import io.khamsin.container.transport.FileRegions;
 
 /**
  * A Spring {@code ServerHttpResponse} written to Netty. The headers live in a Netty {@code HttpHeaders} that
  * Spring's view adapts, so nothing is copied at commit. A single-buffer body goes out with its head in one
- * write; a streamed body is chunked and flushed once per batch of parts produced together; a file body goes out
- * as a file region ({@link FileRegions}: by the kernel's {@code sendfile} on epoll and NIO) where {@link FileEgress}
- * lets it, counted by reason.
+ * write; a streamed body is chunked and flushed once per batch of parts produced together; a file body leaves by
+ * the path {@link FileBodies} takes for it: whole with its head, as a file region the kernel sends, or in chunks.
  * <p>
  * Where the server compresses, each response has a {@code ResponseEncoding} that decides it once, before its head
  * is written ({@link ResponseCompression}, {@code server.compression.*}): a single buffer is encoded whole (off the
@@ -73,8 +66,6 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 	private static final Logger logger = LoggerFactory.getLogger(KhamsinServerHttpResponse.class);
 
 	private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory();
-
-	private static final int FILE_CHUNK_SIZE = 64 * 1024;
 
 	private final ProtocolChannel channel;
 
@@ -189,23 +180,7 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	@Override
 	public Mono<Void> writeWith(Path file, long position, long count) {
-		return doCommit(() -> Mono.defer(() -> {
-			ConnectionInfo connection = this.channel.connection();
-			EgressReason egress = FileEgress.choose(connection.framed(), connection.sealing(),
-					this.channel.copiesResponse());
-			this.egress.record(egress);
-			boolean regionsRead = FileRegions.readsIntoBuffers(this.channel.channel());
-			if (!this.headRequest && FileEgress.readsWhole(egress, count, regionsRead)) {
-				boolean asRegion = egress.path() == EgressPath.SENDFILE;
-				return onEventLoop(() -> writeFileWhole(file, position, (int) count, asRegion));
-			}
-			if (egress.path() == EgressPath.SENDFILE) {
-				return onEventLoop(() -> writeFileRegion(file, position, count));
-			}
-			this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
-			return new ResponseWrite(this, FileChunks.read(file, position, count, bufferFactory(), FILE_CHUNK_SIZE)
-				.doOnError(EOFException.class, (ex) -> logShorter(file, ex.getMessage())), ResponseWrite.Mode.STREAM);
-		}));
+		return doCommit(() -> Mono.defer(() -> FileBodies.write(this, file, position, count)));
 	}
 
 	/**
@@ -219,7 +194,11 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		return doCommit(() -> Mono.defer(() -> onEventLoop(() -> writeFull(null))));
 	}
 
-	private Mono<Void> onEventLoop(Runnable action) {
+	/**
+	 * Run an action on the event loop: at once when called there.
+	 * @return completes once the action ran, with its failure if it threw
+	 */
+	Mono<Void> onEventLoop(Runnable action) {
 		if (this.eventLoop.inEventLoop()) {
 			action.run();
 			return Mono.empty();
@@ -236,77 +215,6 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		}));
 	}
 
-	/**
-	 * Read a small file body whole and write it with the head as one message. A body the kernel would otherwise
-	 * send as a file region stays uncompressed, as that region's would; one that passes through the JVM in any case
-	 * is written as any whole body.
-	 */
-	private void writeFileWhole(Path file, long position, int count, boolean asRegion) {
-		if (this.aborted) {
-			return;
-		}
-		DataBuffer body;
-		try {
-			body = FileChunks.readWhole(file, position, count, bufferFactory());
-		}
-		catch (EOFException ex) {
-			logger.warn("The file {} is shorter than the range to send from it: {}; answering 500. Replace a served "
-					+ "file by renaming a new one into place, not by rewriting it", file, ex.getMessage());
-			throw new UncheckedIOException(ex);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
-		if (!asRegion) {
-			writeFull(body);
-			return;
-		}
-		if (this.encoding != null) {
-			this.encoding.decide(statusCode(), count, true);
-		}
-		writeFullMessage(toByteBuf(body), null);
-	}
-
-	private void writeFileRegion(Path file, long position, long count) {
-		if (this.aborted) {
-			return;
-		}
-		this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
-		writeHead(false, true);
-		if (!this.headRequest && count > 0) {
-			// A file that shrinks fails the region's transfer, which closes the connection.
-			this.length = null;
-			this.channel.write(FileRegions.of(this.channel.channel(), file.toFile(), position, count), false).addListener((sent) -> {
-				if (!sent.isSuccess()) {
-					logIfShorter(file, position + count);
-				}
-			});
-		}
-	}
-
-	/**
-	 * A file region's transfer failed: say so if the file is now shorter than the range (it was truncated while
-	 * sent), and not when the client went away. A file unlinked while sent is sent whole from its open descriptor.
-	 */
-	private static void logIfShorter(Path file, long end) {
-		try {
-			long size = Files.size(file);
-			if (size < end) {
-				logShorter(file, "it is now " + size + " bytes, shorter than the range sent from it (to " + end + ")");
-			}
-		}
-		catch (IOException ex) {
-			// Gone: unlinked files are read whole through the descriptor the region holds, so not the cause.
-		}
-	}
-
-	private static void logShorter(Path file, String what) {
-		logger.warn("The file {} was truncated while it was sent: {}; its response is cut short and its connection "
-				+ "(or HTTP/2 stream) closed. Replace a served file by renaming a new one into place, not by "
-				+ "rewriting it", file, what);
-	}
-
 	// The methods below run on the event loop.
 
 	public EventLoop eventLoop() {
@@ -315,6 +223,22 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 
 	boolean isWritable() {
 		return this.channel.channel().isWritable();
+	}
+
+	ProtocolChannel protocolChannel() {
+		return this.channel;
+	}
+
+	EgressCounters egress() {
+		return this.egress;
+	}
+
+	boolean isHeadRequest() {
+		return this.headRequest;
+	}
+
+	io.netty.handler.codec.http.HttpHeaders nettyHeaders() {
+		return this.nettyHeaders;
 	}
 
 	boolean isAborted() {
@@ -409,6 +333,35 @@ public final class KhamsinServerHttpResponse extends AbstractServerHttpResponse 
 		this.headWritten = true;
 		this.lastWritten = true;
 		this.lastWrite = this.channel.write(head, true, promise);
+	}
+
+	/**
+	 * Write the whole response in one message, its body never compressed: a file body the kernel would otherwise send
+	 * as it is.
+	 */
+	void writeFullAsIs(DataBuffer body) {
+		if (this.encoding != null) {
+			this.encoding.decide(statusCode(), body.readableByteCount(), true);
+		}
+		writeFullMessage(toByteBuf(body), null);
+	}
+
+	/**
+	 * Write the head of a body the kernel sends as it is, and then that body unless the request is a {@code HEAD} or
+	 * the body is empty.
+	 * @param count the body's length
+	 * @param region makes the body's file region
+	 * @return the region's write, or a done one when no region was written
+	 */
+	ChannelFuture writeHeadAndRegion(long count, Supplier<Object> region) {
+		this.nettyHeaders.set(HttpHeaderNames.CONTENT_LENGTH, count);
+		writeHead(false, true);
+		if (this.headRequest || count == 0) {
+			return this.channel.channel().newSucceededFuture();
+		}
+		// The region's transfer is the kernel's: a file that shrinks fails it, which closes the connection.
+		this.length = null;
+		return this.channel.write(region.get(), false);
 	}
 
 	static void done(Consumer<Throwable> written, Throwable failure) {
