@@ -108,10 +108,10 @@ public final class Targets {
 			found.put("khamsin-before", new TargetSpec("khamsin-before", true,
 					boot("khamsin-before", before, built.getProperty("khamsin-before.main"),
 							built.getProperty("khamsin-before.source", "sample-app"), (launch) -> List.of(), Set.of(), null,
-							Wire.TCP).command(),
+							Set.of(Wire.values())).command(),
 					"the sample app on the khamsin starter of commit " + commit + " (--baseline), to compare a change "
 							+ "with what it replaced in one run",
-					before, Set.of(), null, Wire.TCP));
+					before, Set.of(), null, Set.of(Wire.values())));
 		}
 		else if (built != null && built.getProperty("khamsin-before.missing") != null) {
 			missing.put("khamsin-before", built.getProperty("khamsin-before.missing"));
