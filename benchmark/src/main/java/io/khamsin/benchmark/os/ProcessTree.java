@@ -150,4 +150,32 @@ public final class ProcessTree {
 		return total;
 	}
 
+	/**
+	 * @param pid a process
+	 * @return the file descriptors the process has open: its sockets, files and the JVM's own
+	 * @throws IllegalStateException if they cannot be read (the process ended)
+	 */
+	public static int openFds(long pid) {
+		return entries(pid, "fd", "the open files");
+	}
+
+	/**
+	 * @param pid a process
+	 * @return the threads of the process, the kernel's among them: io_uring's workers ({@code iou-wrk}) are threads
+	 * of the process that made the ring
+	 * @throws IllegalStateException if they cannot be read (the process ended)
+	 */
+	public static int threads(long pid) {
+		return entries(pid, "task", "the threads");
+	}
+
+	private static int entries(long pid, String directory, String what) {
+		try (Stream<Path> entries = Files.list(Path.of("/proc", Long.toString(pid), directory))) {
+			return (int) entries.count();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot count " + what + " of " + pid + ": " + ex.getMessage(), ex);
+		}
+	}
+
 }

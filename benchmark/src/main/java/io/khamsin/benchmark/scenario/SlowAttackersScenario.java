@@ -10,11 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import io.khamsin.benchmark.load.LoadResult;
 import io.khamsin.benchmark.load.LoadSpec;
 import io.khamsin.benchmark.load.RequestTemplate;
+import io.khamsin.benchmark.os.ProcessTree;
 import io.khamsin.benchmark.os.Tools;
 import io.khamsin.benchmark.target.IntegrityCheck;
 import io.khamsin.benchmark.target.Route;
@@ -92,8 +92,8 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 		step(context, process, round, String.format("rehearsal attack for %d s", REHEARSAL_SECONDS));
 		rehearse(context, slowhttptest, logs, tag, base);
 		sleep(2000);
-		int fdsBefore = openFds(process.pid());
-		int threadsBefore = threads(process.pid());
+		int fdsBefore = ProcessTree.openFds(process.pid());
+		int threadsBefore = ProcessTree.threads(process.pid());
 		LoadResult quiet = context.generator().run(LoadSpec.openLoop(address, request, CONNECTIONS, RATE,
 				Duration.ofSeconds(2), MEASURE));
 		step(context, process, round, String.format("unloaded p99 %.2f ms; attacking", quiet.p99Millis()));
@@ -106,8 +106,8 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 			attackers.addAll(attack(context, slowhttptest, logs, tag, base, ATTACK_SECONDS));
 			// The attackers connect at 500 and 200 a second: in place after about 5 s.
 			sleep(6000);
-			attackersOpen = openFds(process.pid()) - fdsBefore;
-			threadsUnderAttack = threads(process.pid());
+			attackersOpen = ProcessTree.openFds(process.pid()) - fdsBefore;
+			threadsUnderAttack = ProcessTree.threads(process.pid());
 			attacked = context.generator().run(LoadSpec.openLoop(address, request, CONNECTIONS, RATE,
 					Duration.ofSeconds(1), MEASURE));
 			step(context, process, round, String.format("p99 %.2f ms under attack (%d more fds, %d threads, %d "
@@ -116,12 +116,12 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 			for (Process attacker : attackers) {
 				attacker.waitFor(ATTACK_SECONDS + 30L, TimeUnit.SECONDS);
 			}
-			int fdsAtEnd = openFds(process.pid());
+			int fdsAtEnd = ProcessTree.openFds(process.pid());
 			stop(attackers);
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 			do {
 				sleep(500);
-				fdsAfter = openFds(process.pid());
+				fdsAfter = ProcessTree.openFds(process.pid());
 			}
 			while (fdsAfter > fdsBefore && System.nanoTime() < deadline);
 			Map<String, Object> extras = new LinkedHashMap<>();
@@ -218,29 +218,6 @@ final class SlowAttackersScenario extends FreshProcessScenario {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
-		}
-	}
-
-	/**
-	 * @return the threads of the process, the kernel's among them: io_uring's workers ({@code iou-wrk}) are threads
-	 * of the process that made the ring
-	 */
-	static int threads(long pid) {
-		try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-			return (int) tasks.count();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("cannot count the threads of " + pid + ": " + ex.getMessage(), ex);
-		}
-	}
-
-	/** @return the file descriptors the process has open: its sockets, files and the JVM's own */
-	static int openFds(long pid) {
-		try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
-			return (int) fds.count();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("cannot count the open files of " + pid + ": " + ex.getMessage(), ex);
 		}
 	}
 

@@ -105,7 +105,7 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 			// The generator's open-loop send path, compiled before it is timed.
 			openLoop(context, address, request);
 			sleep(2000);
-			int fdsBefore = SlowAttackersScenario.openFds(process.pid());
+			int fdsBefore = ProcessTree.openFds(process.pid());
 			int socketsBefore = serverSockets(address.getPort());
 			LoadResult[] results = new LoadResult[3];
 			double quietCpu = percentOfCore(server, () -> results[0] = openLoop(context, address, request));
@@ -121,7 +121,7 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 			sleep(3000);
 			double floodCpu = percentOfCore(server, () -> results[1] = openLoop(context, address, request));
 			LoadResult flooded = results[1];
-			int fdsInFlood = SlowAttackersScenario.openFds(process.pid());
+			int fdsInFlood = ProcessTree.openFds(process.pid());
 			int socketsInFlood = serverSockets(address.getPort());
 			flood.waitFor(FLOOD_SECONDS + 30L, TimeUnit.SECONDS);
 			int fdsAfterFlood = awaitFds(process.pid(), fdsBefore);
@@ -216,7 +216,7 @@ final class TlsAbuseScenario extends FreshProcessScenario {
 		int fds;
 		do {
 			sleep(500);
-			fds = SlowAttackersScenario.openFds(pid);
+			fds = ProcessTree.openFds(pid);
 		}
 		while (fds > before && System.nanoTime() < deadline);
 		return fds;

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import io.khamsin.benchmark.os.ProcessTree;
 
@@ -65,19 +64,19 @@ final class ResourceSampler implements AutoCloseable {
 
 	/** @return the open descriptors of {@code pid}, or {@code -1} when it has ended */
 	static int descriptors(long pid) {
-		try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
-			return (int) fds.count();
+		try {
+			return ProcessTree.openFds(pid);
 		}
-		catch (IOException ex) {
+		catch (IllegalStateException ex) {
 			return -1;
 		}
 	}
 
 	private int threads() {
-		try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(this.pid), "task"))) {
-			return (int) tasks.count();
+		try {
+			return ProcessTree.threads(this.pid);
 		}
-		catch (IOException ex) {
+		catch (IllegalStateException ex) {
 			return -1;
 		}
 	}

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class ProcessTreeTests {
@@ -32,6 +33,24 @@ class ProcessTreeTests {
 			shell.descendants().forEach(ProcessHandle::destroyForcibly);
 			shell.destroyForcibly().waitFor();
 		}
+	}
+
+	@Test
+	void countsTheOpenFilesAndThreadsOfAProcessAndRefusesOneThatEnded() throws Exception {
+		// A shell holding three more descriptors than it starts with (0, 1, 2), and one thread.
+		Process shell = new ProcessBuilder("sh", "-c", "exec 3</dev/null 4</dev/null 5</dev/null; sleep 30").start();
+		try {
+			long pid = shell.pid();
+			Thread.sleep(300);
+			assertThat(ProcessTree.threads(pid)).isEqualTo(1);
+			assertThat(ProcessTree.openFds(pid)).isEqualTo(6);
+			assertThat(ProcessTree.threads(ProcessHandle.current().pid())).isGreaterThan(1);
+		}
+		finally {
+			shell.destroyForcibly().waitFor();
+		}
+		assertThatIllegalStateException().isThrownBy(() -> ProcessTree.openFds(shell.pid()))
+			.withMessageContaining("cannot count the open files of " + shell.pid());
 	}
 
 	private static long sleeperNanos(ProcessTree tree) {
