@@ -231,10 +231,8 @@ class Http3Tests {
 		int port = this.server.port();
 		Path downloads = Files.createTempDirectory(dir, "gtlsclient-1472");
 		try (UdpRebindingRelay relay = new UdpRebindingRelay(new InetSocketAddress("127.0.0.1", port), 1)) {
-			CommandLine.Result result = CommandLine.run(null, TIMEOUT, "gtlsclient", "--quiet", "--no-quic-dump",
-					"--no-http-dump", "--exit-on-all-streams-close", "--sni=localhost", "--download=" + downloads,
-					"--max-udp-payload-size=1472", "--handshake-timeout=5s", "127.0.0.1", Integer.toString(relay.port()),
-					"https://localhost:" + port + "/plaintext");
+			CommandLine.Result result = gtlsclient(downloads, relay.port(), port,
+					List.of("--max-udp-payload-size=1472", "--handshake-timeout=5s"), "/plaintext");
 			assertThat(relay.largestFromClient()).as("the client's longest datagram").isEqualTo(1472);
 			assertThat(result.exitCode()).as(result.toString()).isZero();
 		}
@@ -247,14 +245,29 @@ class Http3Tests {
 		start(true, 2);
 		int port = this.server.port();
 		Path downloads = Files.createTempDirectory(dir, "gtlsclient");
-		CommandLine.Result result = CommandLine.run(null, TIMEOUT, "gtlsclient", "--quiet", "--no-quic-dump",
-				"--no-http-dump", "--exit-on-all-streams-close", "--sni=localhost", "--download=" + downloads,
-				"127.0.0.1",
-				Integer.toString(port), "https://localhost:" + port + "/plaintext", "https://localhost:" + port + "/file");
+		CommandLine.Result result = gtlsclient(downloads, port, port, List.of(), "/plaintext", "/file");
 		assertThat(result.exitCode()).as(result.toString()).isZero();
 		assertThat(Files.readString(downloads.resolve("plaintext"))).isEqualTo("Hello, World!");
 		assertThat(sha256(Files.readAllBytes(downloads.resolve("file")))).isEqualTo(sha256(Files.readAllBytes(file)));
 		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(requests(Protocol.H3)).isEqualTo(2));
+	}
+
+	/**
+	 * Run ngtcp2's client, quiet, each path fetched on one connection and saved under {@code downloads}.
+	 * @param sendPort the UDP port it sends to (the server's, or a relay's)
+	 * @param port the server's port, as the requests name it
+	 */
+	private static CommandLine.Result gtlsclient(Path downloads, int sendPort, int port, List<String> options,
+			String... paths) {
+		List<String> command = new ArrayList<>(List.of("gtlsclient", "--quiet", "--no-quic-dump", "--no-http-dump",
+				"--exit-on-all-streams-close", "--sni=localhost", "--download=" + downloads));
+		command.addAll(options);
+		command.add("127.0.0.1");
+		command.add(Integer.toString(sendPort));
+		for (String path : paths) {
+			command.add("https://localhost:" + port + path);
+		}
+		return CommandLine.run(null, TIMEOUT, command);
 	}
 
 	@Test
