@@ -27,6 +27,7 @@ import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
 import io.netty.handler.codec.http3.Http3DataFrame;
 import io.netty.handler.codec.http3.Http3Headers;
 import io.netty.handler.codec.http3.Http3HeadersFrame;
+import io.netty.handler.codec.quic.DefaultQuicStreamFrame;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
@@ -344,20 +345,16 @@ final class Http3StreamHandler extends StreamExchangeHandler {
 	}
 
 	/**
-	 * Write a whole response: its HEADERS frame and, when it has a body, one DATA frame.
+	 * Write a whole response: its HEADERS frame and, when it has a body, one DATA frame, with the stream's FIN, in one
+	 * write below the HTTP/3 frame codec ({@link Http3Frames}). The frames follow whatever the codec wrote before on
+	 * this stream (a 100 Continue): with QPACK's dynamic table off the codec holds nothing back.
 	 * @param body the body, or {@code null}; released when empty
 	 */
 	private ChannelFuture writeWhole(Http3Headers headers, ByteBuf body, ChannelPromise written) {
-		if (body == null || !body.isReadable()) {
-			if (body != null) {
-				body.release();
-			}
-			writeLast(new DefaultHttp3HeadersFrame(headers), written);
-		}
-		else {
-			this.ctx.write(new DefaultHttp3HeadersFrame(headers), this.ctx.voidPromise());
-			writeLast(new DefaultHttp3DataFrame(body), written);
-		}
+		ByteBuf frames = Http3Frames.response(this.ctx.alloc(), headers, body);
+		this.outputEnded = true;
+		this.stream.pipeline().firstContext().write(new DefaultQuicStreamFrame(frames, true), written);
+		flush();
 		return written;
 	}
 
