@@ -27,6 +27,7 @@ public final class Scenarios {
 		add(new H2StreamsScenario("h2-streams", Wire.H2C));
 		add(new H2StreamsScenario("h2-streams-tls", Wire.H2));
 		add(new H3StreamsScenario());
+		add(new H3Ngtcp2Scenario());
 		add(new RateScenario("download-64k", Route.FILE_64K, 5, 16, false));
 		add(new RateScenario("download-1m", Route.FILE_1M, 20, 8, false));
 		add(RateScenario.overTls("download-64k-tls", Route.FILE_64K, 5, 16));

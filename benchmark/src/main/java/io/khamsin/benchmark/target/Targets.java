@@ -46,11 +46,12 @@ public final class Targets {
 			"--khamsin.fixed-responses[0].content-type=text/plain", "--khamsin.fixed-responses[0].body=Hello, World!");
 
 	/**
-	 * The scenarios of {@code khamsin-fixed}: those whose only route is {@code /plaintext}, over HTTP/1.1 and over
-	 * HTTP/2 (h2c and h2 on TLS), where the fast path shows what the engine's HTTP/2 costs without WebFlux.
+	 * The scenarios of {@code khamsin-fixed}: those whose only route is {@code /plaintext}, over HTTP/1.1, over
+	 * HTTP/2 (h2c and h2 on TLS) and over HTTP/3 (with either generator), where the fast path shows what the engine's
+	 * HTTP/2 and HTTP/3 cost without WebFlux.
 	 */
 	public static final Set<String> FIXED_RESPONSE_SCENARIOS = Set.of("status", "cpu-fixed-rate", "new-connection",
-			"h2-streams", "h2-streams-tls", "h3");
+			"h2-streams", "h2-streams-tls", "h3", "h3-ngtcp2");
 
 	/**
 	 * The Spring Boot argument that gives target {@code khamsin-no-metrics} khamsin with its own figures off: the

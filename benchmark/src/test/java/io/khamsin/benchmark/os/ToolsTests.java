@@ -29,6 +29,18 @@ class ToolsTests {
 	}
 
 	@Test
+	void theNgtcp2ClientIsNeededByTheHttp3ScenarioItDrivesOnly(@TempDir Path bin) throws IOException {
+		executable(bin, "taskset");
+		executable(bin, "gnuplot");
+		Tools tools = new Tools(tools(), List.of(bin));
+
+		assertThat(tools.missing(List.of("h3-ngtcp2"), List.of("khamsin"))).singleElement()
+			.extracting(Tools.Tool::program, Tools.Tool::debianPackage, Tools.Tool::without)
+			.containsExactly("gtlsclient", "ngtcp2-client", null);
+		assertThat(tools.missing(List.of("h3"), List.of("khamsin"))).isEmpty();
+	}
+
+	@Test
 	void aProgramFoundOnTheSearchPathIsNotMissing(@TempDir Path bin) throws IOException {
 		for (String program : List.of("taskset", "wrk", "gnuplot", "nginx")) {
 			executable(bin, program);

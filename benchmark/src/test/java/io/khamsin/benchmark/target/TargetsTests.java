@@ -97,6 +97,7 @@ class TargetsTests {
 				"--server.ssl.certificate=/tmp/tls/cert.pem", "--khamsin.http3.enabled=true", "--bench.http3=true")
 			.noneMatch((arg) -> arg.startsWith("--server.http2"));
 		assertThat(targets.get("khamsin-fixed").runsIn("h3")).isTrue();
+		assertThat(targets.get("khamsin-fixed").runsIn("h3-ngtcp2")).isTrue();
 		assertThat(targets.get("khamsin-fixed").wires()).contains(Wire.H3);
 		assertThat(Targets.wiresOf("reactor-netty")).contains(Wire.H3);
 		assertThat(Targets.wiresOf("reactor-netty-iouring")).doesNotContain(Wire.H3);
