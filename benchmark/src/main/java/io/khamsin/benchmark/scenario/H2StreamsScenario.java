@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.khamsin.benchmark.os.CoreUsage;
 import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.Wire;
 
@@ -64,43 +63,29 @@ final class H2StreamsScenario implements Scenario {
 		return List.of(Route.PLAINTEXT);
 	}
 
-	private H2load h2load(RunContext context) {
-		return new H2load(H2load.find(), context.settings().loadCore());
-	}
-
 	@Override
 	public WarmUp warmUp(RunContext context, RunningTarget target) {
-		Settings settings = context.settings();
-		WarmUp.Rule rule = WarmUp.Rule.of(settings, target.process().spec().jvm());
 		H2load h2load = h2load(context);
-		WarmUp warmUp = rule.run((seconds) -> {
-			H2load.Run run = h2load.run(target.process().address(), this.wire, Route.PLAINTEXT, CONNECTIONS, STREAMS,
-					(int) Math.round(seconds));
-			context.progress().step(target.name(), 0, settings.rounds(), String.format("  %,.0f req/s%s", run.rate(),
-					run.errors().isEmpty() ? "" : " (" + run.errors() + ")"));
-			return run.rate();
-		});
-		context.progress().step(target.name(), 0, settings.rounds(), "warm-up: " + warmUp.describe());
-		return warmUp;
+		return ClosedLoopRuns.warmUp(context, target, (seconds) -> load(h2load, target, seconds));
 	}
 
 	@Override
 	public Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
-		Settings settings = context.settings();
-		CoreUsage load = CoreUsage.start(settings.loadCore());
-		CoreUsage server = CoreUsage.start(settings.serverCore());
-		H2load.Run run = h2load(context).run(target.process().address(), this.wire, Route.PLAINTEXT, CONNECTIONS,
-				STREAMS, settings.peakSeconds());
-		Map<String, Object> extras = new LinkedHashMap<>();
-		extras.put("load_cpu_pct", RateScenario.round1(load.busyPercent()));
-		extras.put("server_cpu_pct", RateScenario.round1(server.busyPercent()));
-		extras.put("failed", run.failed());
-		extras.put("non_2xx", run.non2xx());
-		extras.put("protocol", run.protocol());
-		String note = run.errors();
-		context.progress().step(target.name(), round, settings.rounds(), String.format("%,.0f req/s over %s%s",
-				run.rate(), run.protocol(), note.isEmpty() ? "" : " (" + note + ")"));
-		return Measurement.of(note.isEmpty() ? run.rate() : 0, note, extras, Map.of("h2load", run.toString()));
+		H2load h2load = h2load(context);
+		return ClosedLoopRuns.measure(context, target, round, (seconds) -> load(h2load, target, seconds));
+	}
+
+	private H2load h2load(RunContext context) {
+		return new H2load(H2load.find(), context.settings().loadCore());
+	}
+
+	private ClosedLoopRuns.Run load(H2load h2load, RunningTarget target, int seconds) {
+		H2load.Run run = h2load.run(target.process().address(), this.wire, Route.PLAINTEXT, CONNECTIONS, STREAMS,
+				seconds);
+		Map<String, Object> counts = new LinkedHashMap<>();
+		counts.put("failed", run.failed());
+		counts.put("non_2xx", run.non2xx());
+		return new ClosedLoopRuns.Run(run.rate(), run.errors(), run.protocol(), counts, "h2load", run.toString());
 	}
 
 }

@@ -1,13 +1,11 @@
 package io.khamsin.benchmark.scenario;
 
 import java.net.InetSocketAddress;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import io.khamsin.benchmark.load.Ngtcp2Load;
-import io.khamsin.benchmark.os.CoreUsage;
 import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.Wire;
 
@@ -69,33 +67,18 @@ final class H3Ngtcp2Scenario implements Scenario {
 
 	@Override
 	public WarmUp warmUp(RunContext context, RunningTarget target) {
-		Settings settings = context.settings();
-		WarmUp.Rule rule = WarmUp.Rule.of(settings, target.process().spec().jvm());
-		WarmUp warmUp = rule.run((seconds) -> {
-			Ngtcp2Load.Result run = run(settings.loadCore(), target.process().address(), (int) Math.round(seconds));
-			context.progress().step(target.name(), 0, settings.rounds(), String.format("  %,.0f req/s%s", run.rate(),
-					run.errors().isEmpty() ? "" : " (" + run.errors() + ")"));
-			return run.rate();
-		});
-		context.progress().step(target.name(), 0, settings.rounds(), "warm-up: " + warmUp.describe());
-		return warmUp;
+		return ClosedLoopRuns.warmUp(context, target, (seconds) -> load(context, target, seconds));
 	}
 
 	@Override
 	public Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
-		Settings settings = context.settings();
-		CoreUsage load = CoreUsage.start(settings.loadCore());
-		CoreUsage server = CoreUsage.start(settings.serverCore());
-		Ngtcp2Load.Result run = run(settings.loadCore(), target.process().address(), settings.peakSeconds());
-		Map<String, Object> extras = new LinkedHashMap<>();
-		extras.put("load_cpu_pct", RateScenario.round1(load.busyPercent()));
-		extras.put("server_cpu_pct", RateScenario.round1(server.busyPercent()));
-		extras.put("failed", run.failed());
-		extras.put("protocol", "h3");
-		String note = run.errors();
-		context.progress().step(target.name(), round, settings.rounds(), String.format("%,.0f req/s over h3%s",
-				run.rate(), note.isEmpty() ? "" : " (" + note + ")"));
-		return Measurement.of(note.isEmpty() ? run.rate() : 0, note, extras, Map.of("gtlsclient", run.toString()));
+		return ClosedLoopRuns.measure(context, target, round, (seconds) -> load(context, target, seconds));
+	}
+
+	private static ClosedLoopRuns.Run load(RunContext context, RunningTarget target, int seconds) {
+		Ngtcp2Load.Result run = run(context.settings().loadCore(), target.process().address(), seconds);
+		return new ClosedLoopRuns.Run(run.rate(), run.errors(), "h3", Map.of("failed", run.failed()), "gtlsclient",
+				run.toString());
 	}
 
 	private static Ngtcp2Load.Result run(int core, InetSocketAddress address, int seconds) {

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.khamsin.benchmark.load.H3Load;
-import io.khamsin.benchmark.os.CoreUsage;
 import io.khamsin.benchmark.target.Route;
 import io.khamsin.benchmark.target.Wire;
 
@@ -73,34 +72,20 @@ final class H3StreamsScenario implements Scenario {
 
 	@Override
 	public WarmUp warmUp(RunContext context, RunningTarget target) {
-		Settings settings = context.settings();
-		WarmUp.Rule rule = WarmUp.Rule.of(settings, target.process().spec().jvm());
-		WarmUp warmUp = rule.run((seconds) -> {
-			H3Load.Result run = run(settings.loadCore(), target.process().address(), (int) Math.round(seconds));
-			context.progress().step(target.name(), 0, settings.rounds(), String.format("  %,.0f req/s%s", run.rate(),
-					run.errors().isEmpty() ? "" : " (" + run.errors() + ")"));
-			return run.rate();
-		});
-		context.progress().step(target.name(), 0, settings.rounds(), "warm-up: " + warmUp.describe());
-		return warmUp;
+		return ClosedLoopRuns.warmUp(context, target, (seconds) -> load(context, target, seconds));
 	}
 
 	@Override
 	public Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
-		Settings settings = context.settings();
-		CoreUsage load = CoreUsage.start(settings.loadCore());
-		CoreUsage server = CoreUsage.start(settings.serverCore());
-		H3Load.Result run = run(settings.loadCore(), target.process().address(), settings.peakSeconds());
-		Map<String, Object> extras = new LinkedHashMap<>();
-		extras.put("load_cpu_pct", RateScenario.round1(load.busyPercent()));
-		extras.put("server_cpu_pct", RateScenario.round1(server.busyPercent()));
-		extras.put("failed", run.failed());
-		extras.put("non_2xx", run.non2xx());
-		extras.put("protocol", run.protocol());
-		String note = run.errors();
-		context.progress().step(target.name(), round, settings.rounds(), String.format("%,.0f req/s over %s%s",
-				run.rate(), run.protocol(), note.isEmpty() ? "" : " (" + note + ")"));
-		return Measurement.of(note.isEmpty() ? run.rate() : 0, note, extras, Map.of("h3load", run.toString()));
+		return ClosedLoopRuns.measure(context, target, round, (seconds) -> load(context, target, seconds));
+	}
+
+	private static ClosedLoopRuns.Run load(RunContext context, RunningTarget target, int seconds) {
+		H3Load.Result run = run(context.settings().loadCore(), target.process().address(), seconds);
+		Map<String, Object> counts = new LinkedHashMap<>();
+		counts.put("failed", run.failed());
+		counts.put("non_2xx", run.non2xx());
+		return new ClosedLoopRuns.Run(run.rate(), run.errors(), run.protocol(), counts, "h3load", run.toString());
 	}
 
 	/** Run the generator in a JVM of its own on the load core, and read what it printed. */
