@@ -1,7 +1,6 @@
 package io.khamsin.benchmark.scenario;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.khamsin.benchmark.target.Route;
@@ -12,7 +11,7 @@ import io.khamsin.benchmark.target.Wire;
  * streams each on the status route, requests per second. Each round takes one run of the campaign's peak length;
  * a round with failed requests or non-2xx answers says so in its note.
  */
-final class H2StreamsScenario implements Scenario {
+final class H2StreamsScenario extends ClosedLoopScenario {
 
 	static final int CONNECTIONS = 64;
 
@@ -33,16 +32,6 @@ final class H2StreamsScenario implements Scenario {
 	}
 
 	@Override
-	public String unit() {
-		return "req/s";
-	}
-
-	@Override
-	public boolean higherIsBetter() {
-		return true;
-	}
-
-	@Override
 	public String figure() {
 		return String.format("GET /plaintext over %s, %d connections x %d concurrent streams (h2load -t1): req/s",
 				this.wire.tls() ? "HTTP/2 on TLS 1.3 (ALPN h2)" : "h2c (prior knowledge)", CONNECTIONS, STREAMS);
@@ -59,33 +48,13 @@ final class H2StreamsScenario implements Scenario {
 	}
 
 	@Override
-	public List<Route> routes() {
-		return List.of(Route.PLAINTEXT);
-	}
-
-	@Override
-	public WarmUp warmUp(RunContext context, RunningTarget target) {
-		H2load h2load = h2load(context);
-		return ClosedLoopRuns.warmUp(context, target, (seconds) -> load(h2load, target, seconds));
-	}
-
-	@Override
-	public Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
-		H2load h2load = h2load(context);
-		return ClosedLoopRuns.measure(context, target, round, (seconds) -> load(h2load, target, seconds));
-	}
-
-	private H2load h2load(RunContext context) {
-		return new H2load(H2load.find(), context.settings().loadCore());
-	}
-
-	private ClosedLoopRuns.Run load(H2load h2load, RunningTarget target, int seconds) {
-		H2load.Run run = h2load.run(target.process().address(), this.wire, Route.PLAINTEXT, CONNECTIONS, STREAMS,
-				seconds);
+	protected Run load(RunContext context, RunningTarget target, int seconds) {
+		H2load.Run run = new H2load(H2load.find(), context.settings().loadCore()).run(target.process().address(),
+				this.wire, Route.PLAINTEXT, CONNECTIONS, STREAMS, seconds);
 		Map<String, Object> counts = new LinkedHashMap<>();
 		counts.put("failed", run.failed());
 		counts.put("non_2xx", run.non2xx());
-		return new ClosedLoopRuns.Run(run.rate(), run.errors(), run.protocol(), counts, "h2load", run.toString());
+		return new Run(run.rate(), run.errors(), run.protocol(), counts, "h2load", run.toString());
 	}
 
 }

@@ -1,7 +1,6 @@
 package io.khamsin.benchmark.scenario;
 
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -17,7 +16,7 @@ import io.khamsin.benchmark.target.Wire;
  * the generator's limit; gtlsclient spends about 7 µs of CPU per request and keeps the server's core busy, so this
  * figure is the server's. It complements {@code h3}, which stays on Netty's client as its issue asked.
  */
-final class H3Ngtcp2Scenario implements Scenario {
+final class H3Ngtcp2Scenario extends ClosedLoopScenario {
 
 	static final int PROCESSES = 16;
 
@@ -31,16 +30,6 @@ final class H3Ngtcp2Scenario implements Scenario {
 	@Override
 	public String name() {
 		return "h3-ngtcp2";
-	}
-
-	@Override
-	public String unit() {
-		return "req/s";
-	}
-
-	@Override
-	public boolean higherIsBetter() {
-		return true;
 	}
 
 	@Override
@@ -61,23 +50,9 @@ final class H3Ngtcp2Scenario implements Scenario {
 	}
 
 	@Override
-	public List<Route> routes() {
-		return List.of(Route.PLAINTEXT);
-	}
-
-	@Override
-	public WarmUp warmUp(RunContext context, RunningTarget target) {
-		return ClosedLoopRuns.warmUp(context, target, (seconds) -> load(context, target, seconds));
-	}
-
-	@Override
-	public Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
-		return ClosedLoopRuns.measure(context, target, round, (seconds) -> load(context, target, seconds));
-	}
-
-	private static ClosedLoopRuns.Run load(RunContext context, RunningTarget target, int seconds) {
+	protected Run load(RunContext context, RunningTarget target, int seconds) {
 		Ngtcp2Load.Result run = run(context.settings().loadCore(), target.process().address(), seconds);
-		return new ClosedLoopRuns.Run(run.rate(), run.errors(), "h3", Map.of("failed", run.failed()), "gtlsclient",
+		return new Run(run.rate(), run.errors(), "h3", Map.of("failed", run.failed()), "gtlsclient",
 				run.toString());
 	}
 

@@ -23,7 +23,7 @@ import io.khamsin.benchmark.target.Wire;
  * build Debian ships. Its one event loop, where h2load is C, makes it the likelier limit: the round's note gives the
  * load core's use.
  */
-final class H3StreamsScenario implements Scenario {
+final class H3StreamsScenario extends ClosedLoopScenario {
 
 	static final int CONNECTIONS = 64;
 
@@ -37,16 +37,6 @@ final class H3StreamsScenario implements Scenario {
 	@Override
 	public String name() {
 		return "h3";
-	}
-
-	@Override
-	public String unit() {
-		return "req/s";
-	}
-
-	@Override
-	public boolean higherIsBetter() {
-		return true;
 	}
 
 	@Override
@@ -66,26 +56,12 @@ final class H3StreamsScenario implements Scenario {
 	}
 
 	@Override
-	public List<Route> routes() {
-		return List.of(Route.PLAINTEXT);
-	}
-
-	@Override
-	public WarmUp warmUp(RunContext context, RunningTarget target) {
-		return ClosedLoopRuns.warmUp(context, target, (seconds) -> load(context, target, seconds));
-	}
-
-	@Override
-	public Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
-		return ClosedLoopRuns.measure(context, target, round, (seconds) -> load(context, target, seconds));
-	}
-
-	private static ClosedLoopRuns.Run load(RunContext context, RunningTarget target, int seconds) {
+	protected Run load(RunContext context, RunningTarget target, int seconds) {
 		H3Load.Result run = run(context.settings().loadCore(), target.process().address(), seconds);
 		Map<String, Object> counts = new LinkedHashMap<>();
 		counts.put("failed", run.failed());
 		counts.put("non_2xx", run.non2xx());
-		return new ClosedLoopRuns.Run(run.rate(), run.errors(), run.protocol(), counts, "h3load", run.toString());
+		return new Run(run.rate(), run.errors(), run.protocol(), counts, "h3load", run.toString());
 	}
 
 	/** Run the generator in a JVM of its own on the load core, and read what it printed. */

@@ -1,22 +1,19 @@
 package io.khamsin.benchmark.scenario;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.function.IntFunction;
 
 import io.khamsin.benchmark.os.CoreUsage;
-import io.khamsin.benchmark.scenario.Scenario.RunningTarget;
+import io.khamsin.benchmark.target.Route;
 
 /**
- * The warm-up and the rounds of the scenarios whose generator runs closed loop for a given time and reports one
- * rate (h2load for HTTP/2, the two HTTP/3 generators): warm-up windows until the rate is steady, then each round one
- * run of the campaign's peak length with the load and server cores' use beside it; a run with failures or other
- * errors counts 0, with the reason as its note.
+ * A scenario whose generator runs closed loop on the status route for a given time and reports one rate, requests
+ * per second (h2load for HTTP/2, the two HTTP/3 generators): warm-up windows until the rate is steady, then each
+ * round one run of the campaign's peak length with the load and server cores' use beside it; a run with failures or
+ * other errors counts 0, with the reason as its note.
  */
-final class ClosedLoopRuns {
-
-	private ClosedLoopRuns() {
-	}
+abstract class ClosedLoopScenario implements Scenario {
 
 	/**
 	 * What one run of a generator measured.
@@ -36,12 +33,34 @@ final class ClosedLoopRuns {
 
 	}
 
-	/** Warm a target up with {@code load}, a run of the given seconds. */
-	static WarmUp warmUp(RunContext context, RunningTarget target, IntFunction<Run> load) {
+	/**
+	 * Run the generator once against a target.
+	 * @param seconds how long
+	 * @return what it measured
+	 */
+	protected abstract Run load(RunContext context, RunningTarget target, int seconds);
+
+	@Override
+	public final String unit() {
+		return "req/s";
+	}
+
+	@Override
+	public final boolean higherIsBetter() {
+		return true;
+	}
+
+	@Override
+	public final List<Route> routes() {
+		return List.of(Route.PLAINTEXT);
+	}
+
+	@Override
+	public final WarmUp warmUp(RunContext context, RunningTarget target) {
 		Settings settings = context.settings();
 		WarmUp.Rule rule = WarmUp.Rule.of(settings, target.process().spec().jvm());
 		WarmUp warmUp = rule.run((seconds) -> {
-			Run run = load.apply((int) Math.round(seconds));
+			Run run = load(context, target, (int) Math.round(seconds));
 			context.progress().step(target.name(), 0, settings.rounds(), String.format("  %,.0f req/s%s", run.rate(),
 					run.errors().isEmpty() ? "" : " (" + run.errors() + ")"));
 			return run.rate();
@@ -50,12 +69,12 @@ final class ClosedLoopRuns {
 		return warmUp;
 	}
 
-	/** Measure one round of a target with {@code load}, a run of the given seconds. */
-	static Measurement measure(RunContext context, RunningTarget target, int round, IntFunction<Run> load) {
+	@Override
+	public final Measurement measure(RunContext context, RunningTarget target, int round, Measurement previous) {
 		Settings settings = context.settings();
 		CoreUsage loadCore = CoreUsage.start(settings.loadCore());
 		CoreUsage serverCore = CoreUsage.start(settings.serverCore());
-		Run run = load.apply(settings.peakSeconds());
+		Run run = load(context, target, settings.peakSeconds());
 		Map<String, Object> extras = new LinkedHashMap<>();
 		extras.put("load_cpu_pct", RateScenario.round1(loadCore.busyPercent()));
 		extras.put("server_cpu_pct", RateScenario.round1(serverCore.busyPercent()));
