@@ -124,11 +124,16 @@ final class Campaign {
 						: "does not apply: not launched on " + scenario.wire() + " here");
 			}
 		}
-		if (scenario.restartsPerRound()) {
-			runFresh(scenario, applicable);
+		try {
+			if (scenario.restartsPerRound()) {
+				runFresh(scenario, applicable);
+			}
+			else {
+				runWarm(scenario, applicable);
+			}
 		}
-		else {
-			runWarm(scenario, applicable);
+		finally {
+			scenario.finish();
 		}
 	}
 

@@ -1,7 +1,10 @@
 package io.khamsin.benchmark.load;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +53,12 @@ import io.netty.util.concurrent.Future;
  * tried again a millisecond later, as a client queues requests.
  */
 public final class H3Load {
+
+	/** The argument that makes {@link #main} take one run a line from standard input. */
+	static final String SERVE = "--serve";
+
+	/** How a line of {@link #main}'s output starts when a run could not be made. */
+	static final String FAILED_PREFIX = "h3load-failed:";
 
 	private static final int REQUEST_CANCELLED = 0x10c;
 
@@ -152,18 +161,38 @@ public final class H3Load {
 	}
 
 	/**
-	 * Run: {@code host port path connections streams seconds}.
+	 * Run once: {@code host port path connections streams seconds}, its result printed. Or, with {@value #SERVE}
+	 * alone, run as {@link H3LoadProcess}'s generator: one such line of arguments a run on standard input, one line of
+	 * result (or of failure, starting {@value #FAILED_PREFIX}) printed for each, until the input ends.
 	 * @param args the arguments
 	 * @throws Exception if the load cannot start
 	 */
 	public static void main(String[] args) throws Exception {
-		InetSocketAddress address = new InetSocketAddress(args[0], Integer.parseInt(args[1]));
-		int connections = Integer.parseInt(args[3]);
-		int streams = Integer.parseInt(args[4]);
-		int seconds = Integer.parseInt(args[5]);
-		Result result = run(address, args[2], connections, streams, seconds);
-		System.out.println(result);
+		if (args.length == 1 && args[0].equals(SERVE)) {
+			BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+			for (String line = commands.readLine(); line != null; line = commands.readLine()) {
+				try {
+					System.out.println(run(line.trim().split(" ")));
+				}
+				catch (Exception ex) {
+					System.out.println(FAILED_PREFIX + " " + ex);
+				}
+				System.out.flush();
+			}
+		}
+		else {
+			System.out.println(run(args));
+		}
 		System.exit(0);
+	}
+
+	private static Result run(String[] args) throws Exception {
+		if (args.length != 6) {
+			throw new IllegalArgumentException("expected host port path connections streams seconds, not "
+					+ String.join(" ", args));
+		}
+		InetSocketAddress address = new InetSocketAddress(args[0], Integer.parseInt(args[1]));
+		return run(address, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]));
 	}
 
 	/**
@@ -476,7 +505,7 @@ public final class H3Load {
 	 */
 	public record Result(double rate, long succeeded, long failed, long non2xx, String protocol) {
 
-		private static final String PREFIX = "h3load:";
+		static final String PREFIX = "h3load:";
 
 		@Override
 		public String toString() {

@@ -66,6 +66,13 @@ public interface Scenario {
 	}
 
 	/**
+	 * Stop what the scenario keeps running from one run to the next (a generator's JVM), once its last round of its
+	 * last target is over; it may be measured again afterwards and start it anew.
+	 */
+	default void finish() {
+	}
+
+	/**
 	 * What this scenario measures once every target is warm: itself, or a copy that knows something of all the
 	 * targets (the rates at which latency is compared at equal load, from the slowest target's peak).
 	 * @param warmUps each warmed target's warm-up, by name
