@@ -251,6 +251,8 @@ public final class Http3Listener implements Listener {
 			.localConnectionIdLength(localConnectionIdLength)
 			.connectionIdAddressGenerator(idGenerator)
 			.tokenHandler(config.retry() ? new RetryTokens(tokenKey, figures) : RetryTokens.NONE)
+			.option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+			.streamOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
 			.handler(connections);
 		if (gso) {
 			builder.option(QuicChannelOption.SEGMENTED_DATAGRAM_PACKET_ALLOCATOR,
