@@ -13,8 +13,8 @@ import io.khamsin.benchmark.target.Wire;
  * second, as {@code h2-streams-tls} measures HTTP/2 (with 100 streams per connection there). The generator is
  * {@link H3Load} (Netty's QUIC client on one epoll event loop) in a JVM of its own pinned to the load core and kept up
  * from the first warm-up run to the last round ({@link H3LoadProcess}): h2load, the HTTP/2 generator, has no HTTP/3 in
- * the build Debian ships. Its one event loop, where h2load is C, makes it the likelier limit: the round's note gives
- * the load core's use.
+ * the build Debian ships. Warm, it leaves the server's core the full one (99% busy, its own 30-62% in
+ * {@code 2026-12-07T2314-vm-104db26}); the round's note gives both cores' use.
  */
 final class H3StreamsScenario extends ClosedLoopScenario {
 
