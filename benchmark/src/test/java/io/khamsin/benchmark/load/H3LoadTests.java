@@ -6,16 +6,9 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.server.reactive.HttpHandler;
-import reactor.core.publisher.Mono;
 
 import io.khamsin.container.KhamsinServer;
-import io.khamsin.container.KhamsinServerConfig;
-import io.khamsin.container.http3.Http3Config;
 import io.khamsin.container.test.TestCertificates;
-import io.khamsin.container.tls.TlsConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,20 +23,7 @@ class H3LoadTests {
 	@Test
 	void loadsAnHttp3ServerAndPrintsWhatItMeasured() throws Exception {
 		TestCertificates certificates = TestCertificates.create();
-		HttpHandler handler = (request, response) -> {
-			if (!request.getPath().value().equals("/plaintext")) {
-				response.setStatusCode(HttpStatus.NOT_FOUND);
-				return response.setComplete();
-			}
-			DataBuffer body = response.bufferFactory().wrap("Hello, World!".getBytes(StandardCharsets.US_ASCII));
-			return response.writeWith(Mono.just(body));
-		};
-		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
-			.reactors(1)
-			.tls(TlsConfig.builder(certificates.server("localhost", "127.0.0.1").material("test")).build())
-			.http3(Http3Config.builder().enabled(true).build())
-			.build(), handler);
-		server.start();
+		KhamsinServer server = Http3TestServer.start(certificates);
 		try {
 			InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
 			H3Load.Answer hello = H3Load.fetch(address, "/plaintext");
