@@ -56,4 +56,20 @@ class H3LoadTests {
 		}
 	}
 
+	@Test
+	void requestsBeyondTheStreamsGrantedWaitForMoreAndAreAllAnswered() throws Exception {
+		KhamsinServer server = Http3TestServer.start(TestCertificates.create(), 4);
+		try {
+			InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
+			H3Load.Result granted = H3Load.run(address, "/plaintext", 8, 4, 2);
+			H3Load.Result beyond = H3Load.run(address, "/plaintext", 8, 100, 2);
+			assertThat(granted.errors()).isEmpty();
+			assertThat(beyond.errors()).isEmpty();
+			assertThat(beyond.succeeded()).isGreaterThan(granted.succeeded() / 2);
+		}
+		finally {
+			server.stop();
+		}
+	}
+
 }

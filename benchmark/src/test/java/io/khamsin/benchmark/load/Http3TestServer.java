@@ -23,6 +23,11 @@ final class Http3TestServer {
 	}
 
 	static KhamsinServer start(TestCertificates certificates) throws Exception {
+		return start(certificates, Http3Config.DEFAULT_MAX_BIDIRECTIONAL_STREAMS);
+	}
+
+	/** As {@link #start(TestCertificates)}, granting each connection {@code streams} request streams at a time. */
+	static KhamsinServer start(TestCertificates certificates, int streams) throws Exception {
 		HttpHandler handler = (request, response) -> {
 			if (!request.getPath().value().equals("/plaintext")) {
 				response.setStatusCode(HttpStatus.NOT_FOUND);
@@ -34,7 +39,7 @@ final class Http3TestServer {
 		KhamsinServer server = KhamsinServer.create(KhamsinServerConfig.builder()
 			.reactors(1)
 			.tls(TlsConfig.builder(certificates.server("localhost", "127.0.0.1").material("test")).build())
-			.http3(Http3Config.builder().enabled(true).build())
+			.http3(Http3Config.builder().enabled(true).maxBidirectionalStreams(streams).build())
 			.build(), handler);
 		server.start();
 		return server;
