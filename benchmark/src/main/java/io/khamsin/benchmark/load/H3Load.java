@@ -52,9 +52,9 @@ import io.netty.util.concurrent.Future;
  * The benchmark's HTTP/3 load generator, as h2load is its HTTP/2 one (h2load has no HTTP/3 in Debian's build): Netty's
  * QUIC and HTTP/3 client on one epoll event loop, {@code connections} QUIC connections each keeping {@code streams}
  * requests in flight (closed loop: a stream that ends starts the next), {@code GET} of one path, for a given time after
- * a short warm-up. Run as a process of its own, pinned to the load core like h2load; it prints one line that
- * {@link Result#parse} reads. A stream the server has not granted yet (QUIC's {@code MAX_STREAMS} on its way) is
- * tried again a millisecond later, as a client queues requests.
+ * a short warm-up. Run as a process of its own, pinned to the load core like h2load and kept up across runs by
+ * {@link H3LoadProcess}; it prints one line that {@link Result#parse} reads. A request for which the server has
+ * granted no stream yet waits for QUIC's {@code MAX_STREAMS}, as a client queues requests.
  */
 public final class H3Load {
 

@@ -10,11 +10,11 @@ import io.khamsin.benchmark.target.Wire;
 
 /**
  * {@code h3}: HTTP/3 over QUIC, 64 connections of 100 concurrent streams each on the status route, requests per
- * second, as {@code h2-streams-tls} measures HTTP/2. The generator is
- * {@link H3Load} (Netty's QUIC client on one epoll event loop) in a JVM of its own pinned to the load core and kept up
- * from the first warm-up run to the last round ({@link H3LoadProcess}): h2load, the HTTP/2 generator, has no HTTP/3 in
- * the build Debian ships. Warm, it leaves the server's core the full one (99% busy, its own 35-67% in
- * {@code 2026-12-07T2347-vm-3118d1a}); the round's note gives both cores' use.
+ * second, as {@code h2-streams-tls} measures HTTP/2. The generator is {@link H3Load} (Netty's QUIC client on one
+ * epoll event loop) in a JVM of its own pinned to the load core and kept up from the first warm-up run to the last
+ * round ({@link H3LoadProcess}): h2load, the HTTP/2 generator, has no HTTP/3 in the build Debian ships. Warm, it
+ * leaves the server's core the full one (99% busy, its own 35-67% in {@code 2026-12-07T2347-vm-3118d1a}); the
+ * round's note gives both cores' use.
  */
 final class H3StreamsScenario extends ClosedLoopScenario {
 
